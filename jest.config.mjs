@@ -1,0 +1,16 @@
+/** Native ESM Jest (NestJS 12 is ESM-only): run with NODE_OPTIONS=--experimental-vm-modules (see package.json). */
+import { BRIDGED_PACKAGES, bridgeEntry } from './test/support/esm-bridge.mjs';
+
+export default {
+  testEnvironment: 'node',
+  extensionsToTreatAsEsm: ['.ts'],
+  moduleNameMapper: {
+    ...Object.fromEntries(BRIDGED_PACKAGES.map((name) => [`^${name}$`, bridgeEntry(name)])),
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+  },
+  transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }] },
+  testMatch: ['<rootDir>/test/**/*.spec.ts', '<rootDir>/src/**/*.spec.ts'],
+  globalSetup: '<rootDir>/test/support/esm-bridge.mjs',
+  setupFiles: ['<rootDir>/test/support/setup-env.ts'],
+  testTimeout: 30_000,
+};

@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+
+import { AuthModule } from './auth/auth.module.js';
+import { CommonModule } from './common/common.module.js';
+import { AppConfigModule } from './config/config.module.js';
+import { DatabaseModule } from './database/database.module.js';
+import { PetsModule } from './pets/pets.module.js';
+import { SheltersModule } from './shelters/shelters.module.js';
+
+@Module({
+  imports: [AppConfigModule, DatabaseModule, CommonModule, AuthModule, SheltersModule, PetsModule],
+})
+export class AppModule {}

@@ -1,0 +1,42 @@
+/**
+ * Reads are open; writes need an accepted bearer token (401 without one, 403 when refused).
+ * A route may state its own rule with `@RequireAuth(...)`.
+ */
+import { type CanActivate, type ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+
+import { ForbiddenException, UnauthorizedException } from '../common/errors/api.exception.js';
+import { AuthService } from './auth.service.js';
+
+export type AuthRequirement = 'none' | 'token';
+
+const AUTH_REQUIREMENT = 'authRequirement';
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export const RequireAuth = (requirement: AuthRequirement) => SetMetadata(AUTH_REQUIREMENT, requirement);
+
+@Injectable()
+export class AuthGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly auth: AuthService,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const req = context.switchToHttp().getRequest();
+    const requirement =
+      this.reflector.getAllAndOverride<AuthRequirement | undefined>(AUTH_REQUIREMENT, [context.getHandler(), context.getClass()]) ??
+      (READ_METHODS.has(req.method) ? 'none' : 'token');
+    if (requirement === 'none') {
+      return true;
+    }
+    const principal = await this.auth.principalOf(req.raw ?? req);
+    if (principal.status === 'anonymous') {
+      throw new UnauthorizedException();
+    }
+    if (principal.status === 'rejected') {
+      throw new ForbiddenException();
+    }
+    return true;
+  }
+}

@@ -1,0 +1,51 @@
+import { createHash } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { Repository } from 'typeorm';
+
+import { type AppConfig, appConfig } from '../config/app.config.js';
+import { ApiToken } from './api-token.entity.js';
+import { bearerToken, type Principal } from './principal.js';
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+@Injectable()
+export class AuthService {
+  private readonly principals = new WeakMap<IncomingMessage, Promise<Principal>>();
+
+  constructor(
+    @InjectRepository(ApiToken) private readonly tokens: Repository<ApiToken>,
+    @Inject(appConfig.KEY) private readonly config: AppConfig,
+  ) {}
+
+  /** The caller of this request, resolved once however many guards ask. */
+  principalOf(req: IncomingMessage): Promise<Principal> {
+    let principal = this.principals.get(req);
+    if (!principal) {
+      principal = this.resolve(bearerToken(req.headers.authorization));
+      this.principals.set(req, principal);
+    }
+    return principal;
+  }
+
+  private async resolve(token: string | undefined): Promise<Principal> {
+    if (token === undefined) {
+      return { status: 'anonymous', tier: 'anonymous' };
+    }
+    const tokenHash = hashToken(token);
+    const issued = await this.tokens.findOneBy({ token_hash: tokenHash });
+    const usable = issued !== null && issued.revoked_at === null && issued.expires_at.getTime() > Date.now();
+    if (usable) {
+      return { status: 'accepted', tokenHash, tier: issued.tier };
+    }
+    // Development accepts any token it did not issue; an issued one that expired or was revoked is refused.
+    if (issued === null && this.config.authMode === 'development') {
+      return { status: 'accepted', tokenHash, tier: 'anonymous' };
+    }
+    return { status: 'rejected', tokenHash, tier: 'anonymous' };
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * The one place that writes error bodies: validation, guards, throttling, body parsing,
+ * unknown routes and unexpected failures all leave through here in the contract's shape.
+ */
+import { STATUS_CODES } from 'node:http';
+
+import {
+  type ArgumentsHost,
+  Catch,
+  type ExceptionFilter,
+  HttpException,
+  HttpStatus,
+  Logger,
+  NotFoundException,
+} from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+
+import { REQUEST_ID_HEADER, requestIdOf } from '../http/request-id.js';
+import { ApiException, type ErrorDetail } from './api.exception.js';
+import { isDatabaseUnavailable } from './database-errors.js';
+import { Messages } from './messages.js';
+
+export interface ErrorBody {
+  error: string;
+  message: string;
+  status: number;
+  details?: ErrorDetail[];
+  retry_after?: number;
+  request_id: string;
+}
+
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Exceptions');
+
+  constructor(private readonly adapterHost: HttpAdapterHost) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const req = http.getRequest();
+    const res = http.getResponse();
+    const adapter = this.adapterHost.httpAdapter;
+    const requestId = requestIdOf(req.raw ?? req);
+    const { status, message, details, extra } = this.describe(exception, requestId);
+
+    const raw = res.raw ?? res;
+    if (raw.headersSent) {
+      // The status line is already out; all that is left is to cut the response short.
+      raw.destroy();
+      return;
+    }
+    const body: Partial<ErrorBody> = { error: STATUS_CODES[status] ?? 'Error', message, status };
+    if (details) {
+      body.details = details;
+    }
+    if (extra?.retry_after !== undefined) {
+      body.retry_after = extra.retry_after;
+      adapter.setHeader(res, 'Retry-After', String(extra.retry_after));
+    }
+    body.request_id = requestId;
+    adapter.setHeader(res, REQUEST_ID_HEADER, requestId);
+    adapter.reply(res, body, status);
+  }
+
+  private describe(
+    exception: unknown,
+    requestId: string,
+  ): { status: number; message: string; details?: ErrorDetail[]; extra?: ApiException['extra'] } {
+    if (exception instanceof ApiException) {
+      return {
+        status: exception.getStatus(),
+        message: exception.message,
+        details: exception.details,
+        extra: exception.extra,
+      };
+    }
+    if (exception instanceof NotFoundException) {
+      // Raised by the router for a method and path that no controller serves.
+      return { status: HttpStatus.NOT_FOUND, message: Messages.endpointNotFound() };
+    }
+    const clientStatus = exception instanceof HttpException ? exception.getStatus() : statusOfClientError(exception);
+    if (clientStatus !== undefined && clientStatus < 500) {
+      // Raised below the service's own code, e.g. by the router for a path whose percent-encoding does not decode.
+      return { status: clientStatus, message: Messages.malformedRequest() };
+    }
+    if (isDatabaseUnavailable(exception)) {
+      this.logger.warn(`[${requestId}] database unavailable: ${String(exception)}`);
+      return { status: HttpStatus.SERVICE_UNAVAILABLE, message: Messages.unavailable() };
+    }
+    this.logger.error(
+      `[${requestId}] unexpected error`,
+      exception instanceof Error ? exception.stack : String(exception),
+    );
+    return { status: HttpStatus.INTERNAL_SERVER_ERROR, message: Messages.internal() };
+  }
+}
+
+/** The 4xx status of an error raised below Nest (the router's http-errors), if it has one. */
+function statusOfClientError(exception: unknown): number | undefined {
+  if (typeof exception !== 'object' || exception === null) {
+    return undefined;
+  }
+  const status = (exception as { status?: unknown; statusCode?: unknown }).status ??
+    (exception as { statusCode?: unknown }).statusCode;
+  return typeof status === 'number' && status >= 400 && status < 500 ? status : undefined;
+}

@@ -1,0 +1,55 @@
+/**
+ * Reads and parses JSON bodies after the guards have run, so that a missing token (401)
+ * or a spent rate limit (429) is reported before anything about the body (API.md §3).
+ * The HTTP adapter's own body parser is switched off for this reason (see app.setup.ts).
+ */
+import type { IncomingMessage } from 'node:http';
+
+import { type CallHandler, type ExecutionContext, HttpStatus, Inject, Injectable, type NestInterceptor } from '@nestjs/common';
+import getRawBody from 'raw-body';
+import type { Observable } from 'rxjs';
+
+import { type AppConfig, appConfig } from '../../config/app.config.js';
+import { ApiException, BadRequestException } from '../errors/api.exception.js';
+import { Messages } from '../errors/messages.js';
+
+const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
+
+type RequestWithBody = IncomingMessage & { body?: unknown };
+
+@Injectable()
+export class JsonBodyInterceptor implements NestInterceptor {
+  constructor(@Inject(appConfig.KEY) private readonly config: AppConfig) {}
+
+  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
+    const req = context.switchToHttp().getRequest<RequestWithBody>();
+    if (METHODS_WITH_BODY.has(req.method ?? '')) {
+      req.body = await readJsonBody(req, this.config.bodyLimit);
+    }
+    return next.handle();
+  }
+}
+
+export function isJsonContentType(header: string | undefined): boolean {
+  return header?.split(';', 1)[0].trim().toLowerCase() === 'application/json';
+}
+
+export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
+  if (!isJsonContentType(req.headers['content-type'])) {
+    throw new ApiException(HttpStatus.UNSUPPORTED_MEDIA_TYPE, Messages.unsupportedMediaType());
+  }
+  let text: string;
+  try {
+    text = await getRawBody(req, { limit, length: req.headers['content-length'], encoding: 'utf8' });
+  } catch (error) {
+    if ((error as { type?: string }).type === 'entity.too.large') {
+      throw new ApiException(HttpStatus.PAYLOAD_TOO_LARGE, Messages.bodyTooLarge(limit));
+    }
+    throw new BadRequestException(Messages.bodyNotJson());
+  }
+  try {
+    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as unknown;
+  } catch {
+    throw new BadRequestException(Messages.bodyNotJson());
+  }
+}

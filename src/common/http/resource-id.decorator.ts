@@ -1,0 +1,27 @@
+/**
+ * `@ResourceId('pet')` hands a handler its path id, or fails with the resource's
+ * "Invalid … 'id'" 400. It runs while the route's arguments are extracted, so a bad id is
+ * reported before anything about the body, as the contract's order of checks asks.
+ */
+import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
+
+import { InvalidIdException } from '../errors/api.exception.js';
+import type { ResourceName } from '../errors/messages.js';
+import { isIdText } from '../validation/rules.js';
+
+/** Ids beyond the databases' 32-bit integer columns cannot exist; they are looked up as "not found". */
+export const MAX_STORED_ID = 2_147_483_647;
+
+export const ResourceId = createParamDecorator((resource: ResourceName, context: ExecutionContext): string => {
+  const id = context.switchToHttp().getRequest<{ params: Record<string, string> }>().params.id;
+  if (!isIdText(id)) {
+    throw new InvalidIdException(resource);
+  }
+  return id;
+});
+
+/** The numeric id to look up, or undefined when no stored row can have it. */
+export function storedId(id: string | number): number | undefined {
+  const value = Number(id);
+  return Number.isSafeInteger(value) && value >= 1 && value <= MAX_STORED_ID ? value : undefined;
+}

@@ -1,0 +1,140 @@
+/**
+ * Field rules as class-validator decorators. Each rule carries the sentence that ends its
+ * "Invalid value for '<field>'. …" message; the validation pipe puts field and sentence
+ * together, so a DTO states a rule once and the contract's message follows from it.
+ */
+import { Type } from 'class-transformer';
+import { ValidateBy, ValidateNested, type ValidationArguments } from 'class-validator';
+
+import { Rules } from '../errors/messages.js';
+
+/** Marks a rule whose message is a whole sentence of its own rather than an "Invalid value" sentence. */
+export const COMPLETE_MESSAGE = 'completeMessage';
+export const NESTED_OBJECT = 'nestedObject';
+
+type Sentence = string | ((value: unknown) => string);
+
+function rule(name: string, sentence: Sentence, test: (value: unknown) => boolean, complete = false) {
+  return ValidateBy(
+    {
+      name,
+      validator: {
+        validate: (value: unknown) => test(value),
+        defaultMessage: (args?: ValidationArguments) =>
+          typeof sentence === 'function' ? sentence(args?.value) : sentence,
+      },
+    },
+    complete ? { context: { [COMPLETE_MESSAGE]: true } } : undefined,
+  );
+}
+
+/** Length in Unicode code points, not UTF-16 units. */
+export function codePointLength(value: string): number {
+  let length = 0;
+  for (const _ of value) {
+    length++;
+  }
+  return length;
+}
+
+/** A string the service can store: valid Unicode and no U+0000. */
+export function isCleanString(value: unknown): value is string {
+  return typeof value === 'string' && value.isWellFormed() && !value.includes('\u0000');
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return false;
+  }
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  return prototype === Object.prototype || prototype === null;
+}
+
+/** A string of 1..max characters that is not only white space. */
+export const IsText = (max: number) =>
+  rule('isText', Rules.text(max), (v) => isCleanString(v) && v.trim() !== '' && codePointLength(v) <= max);
+
+/** A string of 0..max characters. */
+export const IsOptionalText = (max: number) =>
+  rule('isOptionalText', Rules.optionalText(max), (v) => isCleanString(v) && codePointLength(v) <= max);
+
+export const IsOneOf = (values: readonly string[]) =>
+  rule('isOneOf', Rules.oneOf(values), (v) => typeof v === 'string' && values.includes(v));
+
+/** A JSON number that is an integer by value (1.0 and 1e2 count) within [min, max]. */
+export const IsIntegerIn = (min: number, max: number) =>
+  rule('isIntegerIn', Rules.integerRange(min, max), (v) => Number.isInteger(v) && (v as number) >= min && (v as number) <= max);
+
+export const IsBool = () => rule('isBool', Rules.boolean(), (v) => typeof v === 'boolean');
+
+/** The id of another resource, written as a JSON integer ≥ 1. */
+export const IsPositiveInteger = () =>
+  rule('isPositiveInteger', Rules.positiveInteger(), (v) => Number.isInteger(v) && (v as number) >= 1);
+
+export const IsCalendarDate = () => rule('isCalendarDate', Rules.date(), isCalendarDate);
+
+export const IsPhone = () => rule('isPhone', Rules.phone(), (v) => typeof v === 'string' && /^\+1-[0-9]{3}-[0-9]{3}-[0-9]{4}$/.test(v));
+
+export const IsEmailAddress = () =>
+  rule(
+    'isEmailAddress',
+    Rules.email(),
+    (v) => isCleanString(v) && codePointLength(v) >= 3 && codePointLength(v) <= 254 && /^[^\s@]+@[^\s@]+\.[^\s@]+$/u.test(v),
+  );
+
+/** An array of at most maxItems strings, each 1..maxLength characters. */
+export const IsTextList = (maxItems: number, maxLength: number) =>
+  rule(
+    'isTextList',
+    Rules.textList(maxItems),
+    (v) =>
+      Array.isArray(v) &&
+      v.length <= maxItems &&
+      v.every((item) => isCleanString(item) && item !== '' && codePointLength(item) <= maxLength),
+  );
+
+/** A rule with its own test and sentence (for formats a single field owns, such as the fee range). */
+export const Satisfies = (name: string, test: (value: unknown) => boolean, sentence: (value: unknown) => string) =>
+  rule(name, sentence, test);
+
+/** A path-style id given as text (`^[1-9][0-9]{0,15}$`), with the resource's own "Invalid … 'id'" message. */
+export const IsIdText = (message: string) => rule('isIdText', message, (v) => isIdText(v), true);
+
+export function isIdText(value: unknown): value is string {
+  return typeof value === 'string' && /^[1-9][0-9]{0,15}$/.test(value);
+}
+
+/**
+ * A nested object validated by its own DTO. The nested class travels in the rule's
+ * constraints so that the pipe can list its fields (and PartialType copies it along).
+ */
+export function IsNestedObject(nested: () => new () => object, fields: readonly string[]): PropertyDecorator {
+  const objectRule = ValidateBy({
+    name: NESTED_OBJECT,
+    constraints: [nested],
+    // By now the value is an instance of the nested class when the client sent an object.
+    validator: { validate: (v: unknown) => v instanceof nested(), defaultMessage: () => Rules.object(fields) },
+  });
+  return (target, key) => {
+    objectRule(target, key);
+    ValidateNested()(target, key);
+    Type(nested)(target, key);
+  };
+}
+
+export function isCalendarDate(value: unknown): boolean {
+  if (typeof value !== 'string') {
+    return false;
+  }
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!match) {
+    return false;
+  }
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  if (year < 1 || month < 1 || month > 12 || day < 1) {
+    return false;
+  }
+  const daysInMonth = new Date(Date.UTC(2000, month, 0)).getUTCDate();
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  return day <= (month === 2 ? (leap ? 29 : 28) : daysInMonth);
+}

@@ -1,0 +1,190 @@
+/**
+ * The global pipe for bodies and query strings. It reports every problem at once, in the
+ * contract's order: unknown fields first (in the order they were sent, top level before
+ * nested), then the DTO's fields in declaration order, which is the contract's table order.
+ */
+import { type ArgumentMetadata, Injectable, type PipeTransform } from '@nestjs/common';
+import { plainToInstance } from 'class-transformer';
+import { getMetadataStorage, ValidationTypes, type ValidationError, validateSync } from 'class-validator';
+
+import { BadRequestException, type ErrorDetail, ValidationException } from '../errors/api.exception.js';
+import { Messages, Rules } from '../errors/messages.js';
+import { COMPLETE_MESSAGE, isPlainObject, NESTED_OBJECT } from './rules.js';
+
+type DtoClass = new () => object;
+
+interface DtoShape {
+  /** Field names in declaration order. */
+  fields: string[];
+  /** Nested DTO classes by field. */
+  nested: Map<string, DtoClass>;
+  /** A PartialType: fields may be omitted, and `null` is then a wrong value rather than a missing one. */
+  partial: boolean;
+}
+
+const shapes = new WeakMap<DtoClass, DtoShape>();
+
+/** What class-validator knows of a DTO class, read once per class. */
+export function dtoShape(dto: DtoClass): DtoShape {
+  let shape = shapes.get(dto);
+  if (!shape) {
+    const metadata = getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false);
+    const fields: string[] = [];
+    const nested = new Map<string, DtoClass>();
+    let partial = false;
+    for (const entry of metadata) {
+      if (!fields.includes(entry.propertyName)) {
+        fields.push(entry.propertyName);
+      }
+      if (entry.type === ValidationTypes.CONDITIONAL_VALIDATION) {
+        partial = true;
+      }
+      if (entry.name === NESTED_OBJECT) {
+        nested.set(entry.propertyName, (entry.constraints[0] as () => DtoClass)());
+      }
+    }
+    shape = { fields, nested, partial };
+    shapes.set(dto, shape);
+  }
+  return shape;
+}
+
+/** The body field that the service assigns itself and ignores when a client sends it. */
+const READ_ONLY_FIELD = 'id';
+
+@Injectable()
+export class ValidationPipe implements PipeTransform {
+  transform(value: unknown, metadata: ArgumentMetadata): unknown {
+    const dto = metadata.metatype as DtoClass | undefined;
+    if (!dto || !isDtoClass(dto)) {
+      return value;
+    }
+    if (metadata.type === 'body') {
+      return this.validateBody(dto, value);
+    }
+    if (metadata.type === 'query') {
+      return this.validateQuery(dto, value as Record<string, unknown>);
+    }
+    return value;
+  }
+
+  private validateBody(dto: DtoClass, body: unknown): object {
+    if (!isPlainObject(body)) {
+      throw new BadRequestException(Messages.bodyNotObject());
+    }
+    const shape = dtoShape(dto);
+    const unknown: ErrorDetail[] = [];
+    const known = pickKnownFields(body, shape, '', unknown, true);
+    const instance = plainToInstance(dto, known);
+    const errors = validateSync(instance, { skipUndefinedProperties: shape.partial, forbidUnknownValues: false });
+    const details = [...unknown, ...describeErrors(errors, '', shape.partial)];
+    if (details.length > 0) {
+      throw new ValidationException(details);
+    }
+    if (shape.partial && !hasContent(known)) {
+      throw new BadRequestException(Messages.bodyEmpty());
+    }
+    return instance;
+  }
+
+  private validateQuery(dto: DtoClass, query: Record<string, unknown>): object {
+    const shape = dtoShape(dto);
+    const unknown: ErrorDetail[] = [];
+    const structural = new Map<string, ErrorDetail>();
+    const values: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(query)) {
+      const name = /^([^[\]]*)\[/.exec(key)?.[1] ?? key;
+      if (!shape.fields.includes(name)) {
+        if (!unknown.some((detail) => detail.field === name)) {
+          unknown.push({ field: name, message: Messages.unknownQueryParameter(name) });
+        }
+      } else if (name !== key || Array.isArray(value) || name in values) {
+        structural.set(name, { field: name, message: Messages.invalidValue(name, Rules.singleQueryValue()) });
+      } else {
+        values[name] = value;
+      }
+    }
+    const instance = plainToInstance(dto, values);
+    const errors = validateSync(instance, { skipUndefinedProperties: true, forbidUnknownValues: false });
+    const byField = new Map(describeErrors(errors, '', true).map((detail) => [detail.field, detail]));
+    const fieldDetails = shape.fields.flatMap((field) => {
+      const detail = structural.get(field) ?? byField.get(field);
+      return detail ? [detail] : [];
+    });
+    const details = [...unknown, ...fieldDetails];
+    if (details.length === 0) {
+      return instance;
+    }
+    // A lone problem whose message is a sentence of its own (a malformed id) becomes the message.
+    const lone = details.length === 1 && unknown.length === 0 && !structural.has(details[0].field) && isComplete(errors, details[0].field);
+    throw new ValidationException(details, lone ? details[0].message : Messages.invalidQuery());
+  }
+}
+
+function isDtoClass(metatype: unknown): metatype is DtoClass {
+  return typeof metatype === 'function' && ![String, Number, Boolean, Object, Array].includes(metatype as never);
+}
+
+/** Copies the fields the DTO knows, recording the unknown ones (in the order sent) on the way. */
+function pickKnownFields(
+  body: Record<string, unknown>,
+  shape: DtoShape,
+  prefix: string,
+  unknown: ErrorDetail[],
+  topLevel: boolean,
+): Record<string, unknown> {
+  const known: Record<string, unknown> = {};
+  const nestedBodies: Array<[string, Record<string, unknown>, DtoShape]> = [];
+  for (const [key, value] of Object.entries(body)) {
+    if (topLevel && key === READ_ONLY_FIELD) {
+      continue;
+    }
+    if (!shape.fields.includes(key)) {
+      unknown.push({ field: prefix + key, message: Messages.unknownField(prefix + key) });
+      continue;
+    }
+    const nested = shape.nested.get(key);
+    if (nested && isPlainObject(value)) {
+      nestedBodies.push([key, value, dtoShape(nested)]);
+    } else {
+      known[key] = value;
+    }
+  }
+  for (const [key, value, nestedShape] of nestedBodies) {
+    known[key] = pickKnownFields(value, nestedShape, `${prefix}${key}.`, unknown, false);
+  }
+  // Keep declaration order for the instance, whatever order the client used.
+  return Object.fromEntries(shape.fields.filter((field) => field in known).map((field) => [field, known[field]]));
+}
+
+/** Turns class-validator's tree into the contract's details, in declaration order. */
+function describeErrors(errors: ValidationError[], prefix: string, partial: boolean): ErrorDetail[] {
+  const details: ErrorDetail[] = [];
+  for (const error of errors) {
+    const field = prefix + error.property;
+    const failed = Object.entries(error.constraints ?? {}).filter(([name]) => name !== ValidationTypes.NESTED_VALIDATION);
+    if (failed.length > 0) {
+      const missing = error.value === undefined || (error.value === null && !partial);
+      if (missing) {
+        details.push({ field, message: Messages.missingField(field) });
+      } else {
+        const [name, sentence] = failed[0];
+        const complete = error.contexts?.[name]?.[COMPLETE_MESSAGE] === true;
+        details.push({ field, message: complete ? sentence : Messages.invalidValue(field, sentence) });
+      }
+    } else if (error.children?.length) {
+      details.push(...describeErrors(error.children, `${field}.`, partial));
+    }
+  }
+  return details;
+}
+
+function isComplete(errors: ValidationError[], field: string): boolean {
+  const error = errors.find((candidate) => candidate.property === field);
+  return Object.keys(error?.constraints ?? {}).some((name) => error?.contexts?.[name]?.[COMPLETE_MESSAGE] === true);
+}
+
+/** True when the body names at least one field, counting a nested object only by what it holds. */
+function hasContent(known: Record<string, unknown>): boolean {
+  return Object.values(known).some((value) => !isPlainObject(value) || hasContent(value));
+}

@@ -1,0 +1,103 @@
+/**
+ * The service's settings, read from the environment once at boot and validated:
+ * a wrong value stops the process with a message naming the variable.
+ */
+import { registerAs } from '@nestjs/config';
+
+export type AuthMode = 'development' | 'production';
+
+export interface AppConfig {
+  port: number;
+  databaseUrl: string;
+  bodyLimit: number;
+  authMode: AuthMode;
+  adminToken: string | undefined;
+  rateLimit: { perMinute: number; perDay: number };
+  redisUrl: string | undefined;
+  logLevel: string;
+}
+
+type Env = Record<string, string | undefined>;
+
+export const DEFAULTS = {
+  PORT: '3000',
+  DATABASE_URL: 'sqlite:./data/adoption.sqlite',
+  BODY_LIMIT: '102400',
+  AUTH_MODE: 'development',
+  RATE_LIMIT_PER_MINUTE: '1000000',
+  RATE_LIMIT_PER_DAY: '100000000',
+  LOG_LEVEL: 'info',
+} as const;
+
+export class ConfigError extends Error {
+  constructor(variable: string, expectation: string, value: string) {
+    super(`Invalid configuration: ${variable} ${expectation} (got ${JSON.stringify(value)}).`);
+    this.name = 'ConfigError';
+  }
+}
+
+function read(env: Env, name: keyof typeof DEFAULTS): string {
+  const value = env[name];
+  return value === undefined || value === '' ? DEFAULTS[name] : value;
+}
+
+function integer(env: Env, name: keyof typeof DEFAULTS, min: number, max: number): number {
+  const raw = read(env, name);
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(value) || value < min || value > max) {
+    throw new ConfigError(name, `must be an integer from ${min} to ${max}`, raw);
+  }
+  return value;
+}
+
+function oneOf<T extends string>(env: Env, name: keyof typeof DEFAULTS, values: readonly T[]): T {
+  const raw = read(env, name);
+  if (!(values as readonly string[]).includes(raw)) {
+    throw new ConfigError(name, `must be one of ${values.join(', ')}`, raw);
+  }
+  return raw as T;
+}
+
+function databaseUrl(env: Env): string {
+  const raw = read(env, 'DATABASE_URL');
+  if (!/^(sqlite:.+|postgres(ql)?:\/\/.+)$/.test(raw)) {
+    throw new ConfigError('DATABASE_URL', 'must be sqlite:<path>, sqlite::memory: or postgres://…', raw);
+  }
+  return raw;
+}
+
+function optionalUrl(env: Env, name: string, pattern: RegExp, expectation: string): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') {
+    return undefined;
+  }
+  if (!pattern.test(raw)) {
+    throw new ConfigError(name, expectation, raw);
+  }
+  return raw;
+}
+
+/** Parses and validates the environment; throws a ConfigError naming the first bad variable. */
+export function loadAppConfig(env: Env): AppConfig {
+  const authMode = oneOf(env, 'AUTH_MODE', ['development', 'production'] as const);
+  const adminToken = env.ADMIN_TOKEN === '' ? undefined : env.ADMIN_TOKEN;
+  if (authMode === 'production' && (adminToken === undefined || [...adminToken].length < 32)) {
+    throw new ConfigError('ADMIN_TOKEN', 'must be set to at least 32 characters when AUTH_MODE=production', '<hidden>');
+  }
+  return {
+    port: integer(env, 'PORT', 0, 65535),
+    databaseUrl: databaseUrl(env),
+    bodyLimit: integer(env, 'BODY_LIMIT', 1, 100 * 1024 * 1024),
+    authMode,
+    adminToken,
+    rateLimit: {
+      perMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 1, Number.MAX_SAFE_INTEGER),
+      perDay: integer(env, 'RATE_LIMIT_PER_DAY', 1, Number.MAX_SAFE_INTEGER),
+    },
+    redisUrl: optionalUrl(env, 'REDIS_URL', /^rediss?:\/\/.+/, 'must be a redis:// or rediss:// URL'),
+    logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
+  };
+}
+
+/** The namespaced configuration provider; inject with `@Inject(appConfig.KEY)`. */
+export const appConfig = registerAs('app', (): AppConfig => loadAppConfig(process.env));

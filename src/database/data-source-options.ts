@@ -1,0 +1,42 @@
+/**
+ * The one TypeORM options object, shared by the application and by `ormconfig.ts`
+ * (the TypeORM CLI's data source). The schema comes from migrations only.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+import type Database from 'better-sqlite3';
+import type { DataSourceOptions } from 'typeorm';
+
+import { ApiToken } from '../auth/api-token.entity.js';
+import { Pet } from '../pets/pet.entity.js';
+import { Shelter } from '../shelters/shelter.entity.js';
+import { InitialSchema1763800000000 } from './migrations/1763800000000-initial-schema.js';
+
+export const entities = [Shelter, Pet, ApiToken];
+export const migrations = [InitialSchema1763800000000];
+
+const SQLITE_PREFIX = 'sqlite:';
+
+/** Builds the options for `DATABASE_URL`: `sqlite:<path>`, `sqlite::memory:` or `postgres://…`. */
+export function buildDataSourceOptions(databaseUrl: string): DataSourceOptions {
+  const common = { entities, migrations, migrationsRun: true, synchronize: false } as const;
+  if (databaseUrl.startsWith(SQLITE_PREFIX)) {
+    const database = databaseUrl.slice(SQLITE_PREFIX.length);
+    if (database !== ':memory:') {
+      mkdirSync(dirname(database), { recursive: true });
+    }
+    return {
+      ...common,
+      type: 'better-sqlite3',
+      database,
+      // WAL keeps readers off the writer's back; synchronous=FULL makes a committed write durable.
+      prepareDatabase: (db: Database.Database) => {
+        db.pragma('journal_mode = WAL');
+        db.pragma('synchronous = FULL');
+        db.pragma('busy_timeout = 5000');
+      },
+    };
+  }
+  return { ...common, type: 'postgres', url: databaseUrl };
+}

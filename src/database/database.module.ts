@@ -1,0 +1,20 @@
+import { Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+
+import { type AppConfig, appConfig } from '../config/app.config.js';
+import { buildDataSourceOptions } from './data-source-options.js';
+import { Transactions } from './transactions.js';
+
+/** The connection named by `DATABASE_URL`, migrated at start-up, and the transaction runner. */
+@Global()
+@Module({
+  imports: [
+    TypeOrmModule.forRootAsync({
+      inject: [appConfig.KEY],
+      useFactory: (config: AppConfig) => buildDataSourceOptions(config.databaseUrl),
+    }),
+  ],
+  providers: [Transactions],
+  exports: [Transactions],
+})
+export class DatabaseModule {}

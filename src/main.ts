@@ -1,0 +1,18 @@
+import 'reflect-metadata';
+
+import { Logger } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+
+import { AppModule } from './app.module.js';
+import { APP_OPTIONS, createHttpAdapter } from './app.setup.js';
+import { type AppConfig, appConfig } from './config/app.config.js';
+
+async function bootstrap(): Promise<void> {
+  const app = await NestFactory.create(AppModule, createHttpAdapter(), APP_OPTIONS);
+  app.enableShutdownHooks();
+  const config = app.get<AppConfig>(appConfig.KEY);
+  await app.listen(config.port);
+  Logger.log(`adoption-service listening on port ${config.port}`, 'Bootstrap');
+}
+
+await bootstrap();

@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+
+import { Pet } from '../pets/pet.entity.js';
+import { Shelter } from './shelter.entity.js';
+import { SheltersController } from './shelters.controller.js';
+import { SheltersService } from './shelters.service.js';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([Shelter, Pet])],
+  controllers: [SheltersController],
+  providers: [SheltersService],
+  exports: [SheltersService],
+})
+export class SheltersModule {}

@@ -1,0 +1,82 @@
+/** Boots AppModule in-process, with the same HTTP adapter settings as `main.ts`. */
+import type { INestApplication } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+
+import { AppModule } from '../../src/app.module.js';
+import { APP_OPTIONS, createHttpAdapter } from '../../src/app.setup.js';
+
+export const TOKEN = 'Bearer test-token';
+
+/** Starts the app with extra environment variables, restoring the environment afterwards. */
+export async function startApp(env: Record<string, string> = {}): Promise<INestApplication> {
+  const saved = { ...process.env };
+  Object.assign(process.env, env);
+  try {
+    const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile();
+    const app = moduleRef.createNestApplication(createHttpAdapter(), { ...APP_OPTIONS, logger: false });
+    await app.init();
+    return app;
+  } finally {
+    process.env = saved;
+  }
+}
+
+/** Empties every table and restarts the id sequences, so each test starts from nothing. */
+export async function resetDatabase(app: INestApplication): Promise<void> {
+  const dataSource = app.get(DataSource);
+  if (dataSource.options.type === 'postgres') {
+    await dataSource.query('TRUNCATE pets, shelters, api_tokens RESTART IDENTITY CASCADE');
+    return;
+  }
+  await dataSource.query('DELETE FROM pets');
+  await dataSource.query('DELETE FROM shelters');
+  await dataSource.query('DELETE FROM api_tokens');
+  await dataSource.query('DELETE FROM sqlite_sequence');
+}
+
+export function http(app: INestApplication) {
+  return request(app.getHttpServer());
+}
+
+export function validShelter(overrides: Record<string, unknown> = {}) {
+  return {
+    name: 'Happy Tails',
+    address: '12 Main St, Springfield',
+    phone: '+1-555-123-4567',
+    email: 'hello@happytails.org',
+    hours: 'Mon-Fri 9:00-17:00',
+    available_pet_count: 12,
+    adoption_fee_range: '75-200',
+    ...overrides,
+  };
+}
+
+export function validPet(shelterId: number, overrides: Record<string, unknown> = {}) {
+  return {
+    name: 'Whiskers',
+    species: 'cat',
+    breed: 'Siamese',
+    age_months: 18,
+    gender: 'female',
+    size: 'small',
+    temperament: 'calm, friendly',
+    medical: { spayed_neutered: true, vaccinations: ['rabies', 'fvrcp'] },
+    description: 'Loves sunny windows.',
+    shelter_id: shelterId,
+    status: 'available',
+    intake_date: '2024-02-29',
+    ...overrides,
+  };
+}
+
+export async function createShelter(app: INestApplication, overrides: Record<string, unknown> = {}) {
+  const res = await http(app).post('/shelters').set('Authorization', TOKEN).send(validShelter(overrides)).expect(201);
+  return res.body as ReturnType<typeof validShelter> & { id: number };
+}
+
+export async function createPet(app: INestApplication, shelterId: number, overrides: Record<string, unknown> = {}) {
+  const res = await http(app).post('/pets').set('Authorization', TOKEN).send(validPet(shelterId, overrides)).expect(201);
+  return res.body as ReturnType<typeof validPet> & { id: number };
+}
