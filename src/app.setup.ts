@@ -19,4 +19,3 @@ export function createHttpAdapter(): ExpressAdapter {
 
 /** Bodies are parsed after authentication by JsonBodyInterceptor, so the adapter's parser is off. */
 export const APP_OPTIONS = { bodyParser: false } as const;
-

@@ -5,12 +5,13 @@ import { NestFactory } from '@nestjs/core';
 
 import { AppModule } from './app.module.js';
 import { APP_OPTIONS, createHttpAdapter } from './app.setup.js';
-import { type AppConfig, appConfig } from './config/app.config.js';
+import { type AppConfig, appConfig, nestLogLevels } from './config/app.config.js';
 
 async function bootstrap(): Promise<void> {
-  const app = await NestFactory.create(AppModule, createHttpAdapter(), APP_OPTIONS);
-  app.enableShutdownHooks();
+  const app = await NestFactory.create(AppModule, createHttpAdapter(), { ...APP_OPTIONS, bufferLogs: true });
   const config = app.get<AppConfig>(appConfig.KEY);
+  app.useLogger(nestLogLevels(config.logLevel));
+  app.enableShutdownHooks();
   await app.listen(config.port);
   Logger.log(`adoption-service listening on port ${config.port}`, 'Bootstrap');
 }

@@ -2,6 +2,8 @@
  * Reads are open; writes need an accepted bearer token (401 without one, 403 when refused).
  * A route may state its own rule with `@RequireAuth(...)`.
  */
+import type { IncomingMessage } from 'node:http';
+
 import { type CanActivate, type ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 
@@ -23,14 +25,16 @@ export class AuthGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const req = context.switchToHttp().getRequest();
+    const req = context.switchToHttp().getRequest<IncomingMessage>();
     const requirement =
-      this.reflector.getAllAndOverride<AuthRequirement | undefined>(AUTH_REQUIREMENT, [context.getHandler(), context.getClass()]) ??
-      (READ_METHODS.has(req.method) ? 'none' : 'token');
+      this.reflector.getAllAndOverride<AuthRequirement | undefined>(AUTH_REQUIREMENT, [
+        context.getHandler(),
+        context.getClass(),
+      ]) ?? (READ_METHODS.has(req.method ?? '') ? 'none' : 'token');
     if (requirement === 'none') {
       return true;
     }
-    const principal = await this.auth.principalOf(req.raw ?? req);
+    const principal = await this.auth.principalOf(req);
     if (principal.status === 'anonymous') {
       throw new UnauthorizedException();
     }

@@ -2,6 +2,7 @@
  * The service's settings, read from the environment once at boot and validated:
  * a wrong value stops the process with a message naming the variable.
  */
+import type { LogLevel } from '@nestjs/common';
 import { registerAs } from '@nestjs/config';
 
 export type AuthMode = 'development' | 'production';
@@ -101,3 +102,18 @@ export function loadAppConfig(env: Env): AppConfig {
 
 /** The namespaced configuration provider; inject with `@Inject(appConfig.KEY)`. */
 export const appConfig = registerAs('app', (): AppConfig => loadAppConfig(process.env));
+
+const LEVELS: Record<string, LogLevel[] | false> = {
+  silent: false,
+  fatal: ['fatal'],
+  error: ['fatal', 'error'],
+  warn: ['fatal', 'error', 'warn'],
+  info: ['fatal', 'error', 'warn', 'log'],
+  debug: ['fatal', 'error', 'warn', 'log', 'debug'],
+  trace: ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'],
+};
+
+/** The Nest logger levels that `LOG_LEVEL` switches on. */
+export function nestLogLevels(level: string): LogLevel[] | false {
+  return LEVELS[level] ?? LEVELS.info;
+}

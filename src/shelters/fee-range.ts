@@ -5,7 +5,10 @@
  */
 const MAX_FEE = 100_000;
 const AMOUNT = String.raw`\$?(\d+(?:\.\d{2})?)`;
-const RANGE = new RegExp(String.raw`^(?:USD\s*)?${AMOUNT}\s*-\s*${AMOUNT}$|^${AMOUNT}\s*-\s*${AMOUNT}(?:\s*USD)?$`, 'i');
+const RANGE = new RegExp(
+  String.raw`^(?:USD\s*)?${AMOUNT}\s*-\s*${AMOUNT}$|^${AMOUNT}\s*-\s*${AMOUNT}(?:\s*USD)?$`,
+  'i',
+);
 
 export type FeeRangeVerdict = 'valid' | 'other-currency' | 'malformed';
 
@@ -15,7 +18,10 @@ export function judgeFeeRange(value: unknown): FeeRangeVerdict {
   }
   const match = RANGE.exec(value.trim());
   if (match) {
-    const [low, high] = match.slice(1).filter((amount) => amount !== undefined).map(Number);
+    const [low, high] = match
+      .slice(1)
+      .filter((amount) => amount !== undefined)
+      .map(Number);
     if (low <= high && high <= MAX_FEE) {
       return 'valid';
     }

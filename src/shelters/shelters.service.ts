@@ -56,22 +56,24 @@ export class SheltersService {
   }
 
   remove(id: string): Promise<Shelter> {
-    return this.transactions.run(async (manager) => {
-      const shelter = await this.findOrFail(id, manager);
-      const pets = await manager.countBy(Pet, { shelter_id: shelter.id });
-      if (pets > 0) {
-        throw new ShelterHasPetsException(id, pets);
-      }
-      await manager.delete(Shelter, { id: shelter.id });
-      return shelter;
-    }).catch(async (error: unknown) => {
-      // A pet added by another connection between the count and the delete: the foreign key refused it.
-      if (isForeignKeyViolation(error)) {
-        const pets = await this.shelters.manager.countBy(Pet, { shelter_id: Number(id) });
-        throw new ShelterHasPetsException(id, pets);
-      }
-      throw error;
-    });
+    return this.transactions
+      .run(async (manager) => {
+        const shelter = await this.findOrFail(id, manager);
+        const pets = await manager.countBy(Pet, { shelter_id: shelter.id });
+        if (pets > 0) {
+          throw new ShelterHasPetsException(id, pets);
+        }
+        await manager.delete(Shelter, { id: shelter.id });
+        return shelter;
+      })
+      .catch(async (error: unknown) => {
+        // A pet added by another connection between the count and the delete: the foreign key refused it.
+        if (isForeignKeyViolation(error)) {
+          const pets = await this.shelters.manager.countBy(Pet, { shelter_id: Number(id) });
+          throw new ShelterHasPetsException(id, pets);
+        }
+        throw error;
+      });
   }
 }
 

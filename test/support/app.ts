@@ -77,6 +77,10 @@ export async function createShelter(app: INestApplication, overrides: Record<str
 }
 
 export async function createPet(app: INestApplication, shelterId: number, overrides: Record<string, unknown> = {}) {
-  const res = await http(app).post('/pets').set('Authorization', TOKEN).send(validPet(shelterId, overrides)).expect(201);
+  const res = await http(app)
+    .post('/pets')
+    .set('Authorization', TOKEN)
+    .send(validPet(shelterId, overrides))
+    .expect(201);
   return res.body as ReturnType<typeof validPet> & { id: number };
 }

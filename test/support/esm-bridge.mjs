@@ -57,7 +57,10 @@ export default async function bridge() {
     mkdirSync(outDir, { recursive: true });
     for (const fileName of readdirSync(sourceDir).filter((file) => file.endsWith('.js'))) {
       const file = join(sourceDir, fileName);
-      writeFileSync(join(outDir, fileName.replace(/\.js$/, '.mjs')), convert(readFileSync(file, 'utf8'), file, packageDir));
+      writeFileSync(
+        join(outDir, fileName.replace(/\.js$/, '.mjs')),
+        convert(readFileSync(file, 'utf8'), file, packageDir),
+      );
     }
     const entryName = relative(sourceDir, entry).replace(/\.js$/, '.mjs');
     if (entryName !== 'index.mjs') {

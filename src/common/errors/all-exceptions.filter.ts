@@ -2,7 +2,7 @@
  * The one place that writes error bodies: validation, guards, throttling, body parsing,
  * unknown routes and unexpected failures all leave through here in the contract's shape.
  */
-import { STATUS_CODES } from 'node:http';
+import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 
 import {
   type ArgumentsHost,
@@ -37,8 +37,9 @@ export class AllExceptionsFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
-    const req = http.getRequest();
-    const res = http.getResponse();
+    // Express hands Node's own objects; other adapters wrap them and keep them as `.raw`.
+    const req = http.getRequest<IncomingMessage & { raw?: IncomingMessage }>();
+    const res = http.getResponse<ServerResponse & { raw?: ServerResponse }>();
     const adapter = this.adapterHost.httpAdapter;
     const requestId = requestIdOf(req.raw ?? req);
     const { status, message, details, extra } = this.describe(exception, requestId);
@@ -100,7 +101,8 @@ function statusOfClientError(exception: unknown): number | undefined {
   if (typeof exception !== 'object' || exception === null) {
     return undefined;
   }
-  const status = (exception as { status?: unknown; statusCode?: unknown }).status ??
+  const status =
+    (exception as { status?: unknown; statusCode?: unknown }).status ??
     (exception as { statusCode?: unknown }).statusCode;
   return typeof status === 'number' && status >= 400 && status < 500 ? status : undefined;
 }

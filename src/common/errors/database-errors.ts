@@ -19,7 +19,11 @@ const UNAVAILABLE_CODES = new Set([
   '08006',
 ]);
 
-const UNAVAILABLE_MESSAGES = [/Connection terminated/i, /connection timeout/i, /Client has encountered a connection error/i];
+const UNAVAILABLE_MESSAGES = [
+  /Connection terminated/i,
+  /connection timeout/i,
+  /Client has encountered a connection error/i,
+];
 
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (let current: unknown = error, depth = 0; current && depth < 4; depth++) {

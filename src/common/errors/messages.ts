@@ -20,8 +20,7 @@ export const Rules = {
   email: () => 'Must be a valid email address.',
   usd: () => 'Must be in USD.',
   feeRange: () => 'Must be written as <low>-<high> in USD, for example 75-200.',
-  object: (fields: readonly string[]) =>
-    `Must be an object with ${fields.map((field) => `'${field}'`).join(' and ')}.`,
+  object: (fields: readonly string[]) => `Must be an object with ${fields.map((field) => `'${field}'`).join(' and ')}.`,
   textList: (maxItems: number) => `Must be an array of at most ${maxItems} non-empty strings.`,
   referenceNotFound: (resource: ResourceName, id: string) => `${capitalised(resource)} with 'id' ${id} not found.`,
   singleQueryValue: () => 'Must be given once, as a single value.',

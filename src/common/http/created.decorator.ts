@@ -20,7 +20,9 @@ export class LocationInterceptor implements NestInterceptor {
 
   intercept(context: ExecutionContext, next: CallHandler<{ id: number }>): Observable<{ id: number }> {
     const base = this.reflector.get<string>(LOCATION_BASE, context.getHandler());
-    const res = context.switchToHttp().getResponse<{ setHeader?: (n: string, v: string) => void; header?: (n: string, v: string) => void }>();
+    const res = context
+      .switchToHttp()
+      .getResponse<{ setHeader?: (n: string, v: string) => void; header?: (n: string, v: string) => void }>();
     return next.handle().pipe(
       tap((resource) => {
         const location = `${base}/${resource.id}`;

@@ -5,7 +5,14 @@
  */
 import type { IncomingMessage } from 'node:http';
 
-import { type CallHandler, type ExecutionContext, HttpStatus, Inject, Injectable, type NestInterceptor } from '@nestjs/common';
+import {
+  type CallHandler,
+  type ExecutionContext,
+  HttpStatus,
+  Inject,
+  Injectable,
+  type NestInterceptor,
+} from '@nestjs/common';
 import getRawBody from 'raw-body';
 import type { Observable } from 'rxjs';
 

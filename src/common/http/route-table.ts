@@ -46,7 +46,8 @@ export class RouteTable {
     if (!this.shapes) {
       const byPath = new Map<string, PathShape>();
       for (const wrapper of this.discovery.getControllers()) {
-        const { instance, metatype } = wrapper;
+        const instance = wrapper.instance as object | undefined;
+        const metatype = wrapper.metatype;
         if (!instance || !metatype) {
           continue;
         }
@@ -82,6 +83,9 @@ function toArray(value: unknown): string[] {
 }
 
 function joinPath(prefix: string, suffix: string): string {
-  const joined = `/${[prefix, suffix].map((part) => part.replace(/^\/+|\/+$/g, '')).filter(Boolean).join('/')}`;
+  const joined = `/${[prefix, suffix]
+    .map((part) => part.replace(/^\/+|\/+$/g, ''))
+    .filter(Boolean)
+    .join('/')}`;
   return joined;
 }

@@ -50,14 +50,20 @@ export class RateLimitGuard extends ThrottlerGuard {
     }
   }
 
-  protected override async handleRequest({ context, ttl, throttler, blockDuration }: ThrottlerRequest): Promise<boolean> {
+  protected override async handleRequest({
+    context,
+    ttl,
+    throttler,
+    blockDuration,
+  }: ThrottlerRequest): Promise<boolean> {
     const req = this.getRequestResponse(context).req as IncomingMessage & { ip?: string };
     const principal = await this.auth.principalOf(req);
     const limit = this.policy.limitOf(principal.tier, throttler.name ?? 'default');
     if (limit === undefined) {
       return true; // unlimited for this tier and window
     }
-    const tracker = principal.status === 'accepted' ? `token:${principal.tokenHash}` : `ip:${req.ip ?? req.socket.remoteAddress}`;
+    const tracker =
+      principal.status === 'accepted' ? `token:${principal.tokenHash}` : `ip:${req.ip ?? req.socket.remoteAddress}`;
     const key = `${throttler.name}:${tracker}`;
     const record = await this.storageService.increment(key, ttl, limit, blockDuration, throttler.name ?? 'default');
     const now = Math.floor(Date.now() / 1000);

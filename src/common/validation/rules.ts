@@ -63,7 +63,11 @@ export const IsOneOf = (values: readonly string[]) =>
 
 /** A JSON number that is an integer by value (1.0 and 1e2 count) within [min, max]. */
 export const IsIntegerIn = (min: number, max: number) =>
-  rule('isIntegerIn', Rules.integerRange(min, max), (v) => Number.isInteger(v) && (v as number) >= min && (v as number) <= max);
+  rule(
+    'isIntegerIn',
+    Rules.integerRange(min, max),
+    (v) => Number.isInteger(v) && (v as number) >= min && (v as number) <= max,
+  );
 
 export const IsBool = () => rule('isBool', Rules.boolean(), (v) => typeof v === 'boolean');
 
@@ -73,13 +77,15 @@ export const IsPositiveInteger = () =>
 
 export const IsCalendarDate = () => rule('isCalendarDate', Rules.date(), isCalendarDate);
 
-export const IsPhone = () => rule('isPhone', Rules.phone(), (v) => typeof v === 'string' && /^\+1-[0-9]{3}-[0-9]{3}-[0-9]{4}$/.test(v));
+export const IsPhone = () =>
+  rule('isPhone', Rules.phone(), (v) => typeof v === 'string' && /^\+1-[0-9]{3}-[0-9]{3}-[0-9]{4}$/.test(v));
 
 export const IsEmailAddress = () =>
   rule(
     'isEmailAddress',
     Rules.email(),
-    (v) => isCleanString(v) && codePointLength(v) >= 3 && codePointLength(v) <= 254 && /^[^\s@]+@[^\s@]+\.[^\s@]+$/u.test(v),
+    (v) =>
+      isCleanString(v) && codePointLength(v) >= 3 && codePointLength(v) <= 254 && /^[^\s@]+@[^\s@]+\.[^\s@]+$/u.test(v),
   );
 
 /** An array of at most maxItems strings, each 1..maxLength characters. */

@@ -116,7 +116,11 @@ export class ValidationPipe implements PipeTransform {
       return instance;
     }
     // A lone problem whose message is a sentence of its own (a malformed id) becomes the message.
-    const lone = details.length === 1 && unknown.length === 0 && !structural.has(details[0].field) && isComplete(errors, details[0].field);
+    const lone =
+      details.length === 1 &&
+      unknown.length === 0 &&
+      !structural.has(details[0].field) &&
+      isComplete(errors, details[0].field);
     throw new ValidationException(details, lone ? details[0].message : Messages.invalidQuery());
   }
 }
@@ -162,14 +166,16 @@ function describeErrors(errors: ValidationError[], prefix: string, partial: bool
   const details: ErrorDetail[] = [];
   for (const error of errors) {
     const field = prefix + error.property;
-    const failed = Object.entries(error.constraints ?? {}).filter(([name]) => name !== ValidationTypes.NESTED_VALIDATION);
+    const failed = Object.entries(error.constraints ?? {}).filter(
+      ([name]) => name !== ValidationTypes.NESTED_VALIDATION,
+    );
     if (failed.length > 0) {
       const missing = error.value === undefined || (error.value === null && !partial);
       if (missing) {
         details.push({ field, message: Messages.missingField(field) });
       } else {
         const [name, sentence] = failed[0];
-        const complete = error.contexts?.[name]?.[COMPLETE_MESSAGE] === true;
+        const complete = isCompleteMessage(error, name);
         details.push({ field, message: complete ? sentence : Messages.invalidValue(field, sentence) });
       }
     } else if (error.children?.length) {
@@ -181,10 +187,16 @@ function describeErrors(errors: ValidationError[], prefix: string, partial: bool
 
 function isComplete(errors: ValidationError[], field: string): boolean {
   const error = errors.find((candidate) => candidate.property === field);
-  return Object.keys(error?.constraints ?? {}).some((name) => error?.contexts?.[name]?.[COMPLETE_MESSAGE] === true);
+  return Object.keys(error?.constraints ?? {}).some((name) => error !== undefined && isCompleteMessage(error, name));
 }
 
 /** True when the body names at least one field, counting a nested object only by what it holds. */
 function hasContent(known: Record<string, unknown>): boolean {
   return Object.values(known).some((value) => !isPlainObject(value) || hasContent(value));
+}
+
+/** Whether a failed rule's message is a whole sentence (see rules.ts), not an "Invalid value" ending. */
+function isCompleteMessage(error: ValidationError, constraint: string): boolean {
+  const context = error.contexts?.[constraint] as Record<string, unknown> | undefined;
+  return context?.[COMPLETE_MESSAGE] === true;
 }

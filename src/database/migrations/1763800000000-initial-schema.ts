@@ -6,7 +6,13 @@ export class InitialSchema1763800000000 implements MigrationInterface {
 
   async up(queryRunner: QueryRunner): Promise<void> {
     const timestamp = queryRunner.connection.driver.options.type === 'postgres' ? 'timestamptz' : 'datetime';
-    const id = { name: 'id', type: 'integer', isPrimary: true, isGenerated: true, generationStrategy: 'increment' as const };
+    const id = {
+      name: 'id',
+      type: 'integer',
+      isPrimary: true,
+      isGenerated: true,
+      generationStrategy: 'increment' as const,
+    };
     const text = (name: string) => ({ name, type: 'text' });
     const integer = (name: string) => ({ name, type: 'integer' });
 

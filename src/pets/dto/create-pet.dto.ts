@@ -7,7 +7,16 @@ import {
   IsPositiveInteger,
   IsText,
 } from '../../common/validation/rules.js';
-import { GENDERS, type Gender, type PetStatus, SIZES, type Size, SPECIES, type Species, STATUSES } from '../pet.entity.js';
+import {
+  GENDERS,
+  type Gender,
+  type PetStatus,
+  SIZES,
+  type Size,
+  SPECIES,
+  type Species,
+  STATUSES,
+} from '../pet.entity.js';
 import { MEDICAL_FIELDS, MedicalDto } from './medical.dto.js';
 
 /** The body of POST and PUT /pets: every field, in the contract's order. */

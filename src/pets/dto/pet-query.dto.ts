@@ -1,6 +1,15 @@
 import { Messages } from '../../common/errors/messages.js';
 import { IsIdText, IsOneOf, IsText } from '../../common/validation/rules.js';
-import { GENDERS, type Gender, type PetStatus, SIZES, type Size, SPECIES, type Species, STATUSES } from '../pet.entity.js';
+import {
+  GENDERS,
+  type Gender,
+  type PetStatus,
+  SIZES,
+  type Size,
+  SPECIES,
+  type Species,
+  STATUSES,
+} from '../pet.entity.js';
 
 /** Filters of GET /pets, all optional and combined with AND; values arrive as text. */
 export class PetQueryDto {
