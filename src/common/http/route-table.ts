@@ -30,8 +30,8 @@ export class RouteTable {
 
   /** The methods served at a concrete path (HEAD wherever GET is, OPTIONS everywhere), or undefined. */
   allowedMethods(path: string): string[] | undefined {
-    const normalised = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
-    const shape = this.pathShapes().find((candidate) => candidate.matches(normalised));
+    // path-to-regexp, like the router, allows one trailing slash and no more.
+    const shape = this.pathShapes().find((candidate) => candidate.matches(path));
     if (!shape) {
       return undefined;
     }
@@ -62,7 +62,7 @@ export class RouteTable {
           for (const prefix of prefixes) {
             for (const suffix of toArray(Reflect.getMetadata(PATH_METADATA, handler))) {
               const path = joinPath(prefix, suffix);
-              const shape = byPath.get(path) ?? { path, matches: match(path), methods: new Set<string>() };
+              const shape = byPath.get(path) ?? { path, matches: match(path, { decode: false }), methods: new Set<string>() };
               shape.methods.add(RequestMethod[requestMethod]);
               byPath.set(path, shape);
             }
