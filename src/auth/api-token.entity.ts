@@ -1,7 +1,9 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
-export const TIERS = ['free', 'standard', 'premium', 'enterprise'] as const;
-export type Tier = (typeof TIERS)[number];
+import { TIER_NAMES, type TierName } from '../config/app.config.js';
+
+export const TIERS = TIER_NAMES;
+export type Tier = TierName;
 
 /**
  * An issued API token. Date columns take each database's own timestamp type.
@@ -30,4 +32,16 @@ export class ApiToken {
 
   @Column({ type: Date, nullable: true })
   revoked_at!: Date | null;
+
+  /** The metadata a client may see: never the hash. */
+  toJSON() {
+    return {
+      id: this.id,
+      name: this.name,
+      tier: this.tier,
+      created_at: this.created_at,
+      expires_at: this.expires_at,
+      revoked_at: this.revoked_at,
+    };
+  }
 }

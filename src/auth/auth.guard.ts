@@ -1,6 +1,6 @@
 /**
  * Reads are open; writes need an accepted bearer token (401 without one, 403 when refused).
- * A route may state its own rule with `@RequireAuth(...)`.
+ * A route may state its own rule with `@RequireAuth(...)`: token management needs the admin key.
  */
 import type { IncomingMessage } from 'node:http';
 
@@ -10,7 +10,7 @@ import { Reflector } from '@nestjs/core';
 import { ForbiddenException, UnauthorizedException } from '../common/errors/api.exception.js';
 import { AuthService } from './auth.service.js';
 
-export type AuthRequirement = 'none' | 'token';
+export type AuthRequirement = 'none' | 'token' | 'admin';
 
 const AUTH_REQUIREMENT = 'authRequirement';
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -33,6 +33,9 @@ export class AuthGuard implements CanActivate {
       ]) ?? (READ_METHODS.has(req.method ?? '') ? 'none' : 'token');
     if (requirement === 'none') {
       return true;
+    }
+    if (requirement === 'admin') {
+      return this.auth.checkAdmin(req);
     }
     const principal = await this.auth.principalOf(req);
     if (principal.status === 'anonymous') {

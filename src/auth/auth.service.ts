@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
 import { Inject, Injectable } from '@nestjs/common';
@@ -6,6 +6,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 
 import { type AppConfig, appConfig } from '../config/app.config.js';
+import { ForbiddenException, UnauthorizedException } from '../common/errors/api.exception.js';
 import { ApiToken } from './api-token.entity.js';
 import { bearerToken, type Principal } from './principal.js';
 
@@ -30,6 +31,25 @@ export class AuthService {
       this.principals.set(req, principal);
     }
     return principal;
+  }
+
+  /** Admin routes: 401 without a token, 403 unless it is the admin key (any token in development). */
+  checkAdmin(req: IncomingMessage): true {
+    const token = bearerToken(req.headers.authorization);
+    if (token === undefined) {
+      throw new UnauthorizedException();
+    }
+    if (this.config.authMode === 'development') {
+      return true;
+    }
+    // Compared as fixed-length hashes, in constant time.
+    const expected = createHash('sha256')
+      .update(this.config.adminToken ?? '')
+      .digest();
+    if (!timingSafeEqual(createHash('sha256').update(token).digest(), expected)) {
+      throw new ForbiddenException();
+    }
+    return true;
   }
 
   private async resolve(token: string | undefined): Promise<Principal> {

@@ -15,10 +15,32 @@ describe('loadAppConfig', () => {
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
     [{ AUTH_MODE: 'prod' }, 'AUTH_MODE'],
     [{ BODY_LIMIT: '-1' }, 'BODY_LIMIT'],
-    [{ RATE_LIMIT_PER_MINUTE: '0' }, 'RATE_LIMIT_PER_MINUTE'],
+    [{ RATE_LIMIT_PER_MINUTE: '-1' }, 'RATE_LIMIT_PER_MINUTE'],
+    [{ RATE_LIMIT_PREMIUM_PER_DAY: '1.5' }, 'RATE_LIMIT_PREMIUM_PER_DAY'],
     [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL'],
     [{ AUTH_MODE: 'production', ADMIN_TOKEN: 'short' }, 'ADMIN_TOKEN'],
   ])('stops on %p naming %s', (env, variable) => {
     expect(() => loadAppConfig(env)).toThrow(`Invalid configuration: ${variable} `);
+  });
+});
+
+describe('rate-limit tiers', () => {
+  it('uses the contract tiers, the free tier for anonymous callers in production, and 0 as unlimited', () => {
+    const config = loadAppConfig({
+      AUTH_MODE: 'production',
+      ADMIN_TOKEN: 'x'.repeat(32),
+      RATE_LIMIT_PREMIUM_PER_DAY: '0',
+    });
+    expect(config.rateLimit).toEqual({ perMinute: 60, perDay: 1000 });
+    expect(config.tiers).toEqual({
+      free: { perMinute: 60, perDay: 1000 },
+      standard: { perMinute: 300, perDay: 10000 },
+      premium: { perMinute: 1000, perDay: undefined },
+      enterprise: { perMinute: undefined, perDay: undefined },
+    });
+  });
+
+  it('lets nobody be strictly limited in development by default', () => {
+    expect(loadAppConfig({}).rateLimit).toEqual({ perMinute: 1_000_000, perDay: 100_000_000 });
   });
 });

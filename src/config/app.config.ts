@@ -13,20 +13,40 @@ export interface AppConfig {
   bodyLimit: number;
   authMode: AuthMode;
   adminToken: string | undefined;
-  rateLimit: { perMinute: number; perDay: number };
+  /** Anonymous callers' limits (and unknown tokens' in development). */
+  rateLimit: WindowLimits;
+  /** Each issued-token tier's limits; `undefined` is unlimited. */
+  tiers: Record<TierName, WindowLimits>;
   redisUrl: string | undefined;
   logLevel: string;
 }
 
 type Env = Record<string, string | undefined>;
 
+export const TIER_NAMES = ['free', 'standard', 'premium', 'enterprise'] as const;
+export type TierName = (typeof TIER_NAMES)[number];
+
+export interface WindowLimits {
+  perMinute: number | undefined;
+  perDay: number | undefined;
+}
+
+/** API.md §8: requests per minute / per day; 0 means unlimited. */
+const TIER_DEFAULTS: Record<TierName, [number, number]> = {
+  free: [60, 1_000],
+  standard: [300, 10_000],
+  premium: [1_000, 100_000],
+  enterprise: [0, 0],
+};
+
+/** In development nobody is strictly limited. */
+const DEVELOPMENT_ANONYMOUS: [number, number] = [1_000_000, 100_000_000];
+
 export const DEFAULTS = {
   PORT: '3000',
   DATABASE_URL: 'sqlite:./data/adoption.sqlite',
   BODY_LIMIT: '102400',
   AUTH_MODE: 'development',
-  RATE_LIMIT_PER_MINUTE: '1000000',
-  RATE_LIMIT_PER_DAY: '100000000',
   LOG_LEVEL: 'info',
 } as const;
 
@@ -43,7 +63,10 @@ function read(env: Env, name: keyof typeof DEFAULTS): string {
 }
 
 function integer(env: Env, name: keyof typeof DEFAULTS, min: number, max: number): number {
-  const raw = read(env, name);
+  return parseInteger(name, read(env, name), min, max);
+}
+
+function parseInteger(name: string, raw: string, min: number, max: number): number {
   const value = Number(raw);
   if (!/^\d+$/.test(raw) || !Number.isSafeInteger(value) || value < min || value > max) {
     throw new ConfigError(name, `must be an integer from ${min} to ${max}`, raw);
@@ -78,6 +101,17 @@ function optionalUrl(env: Env, name: string, pattern: RegExp, expectation: strin
   return raw;
 }
 
+/** `<PREFIX>_PER_MINUTE` and `<PREFIX>_PER_DAY`; 0 means unlimited. */
+function windowLimits(env: Env, prefix: string, [minute, day]: [number, number]): WindowLimits {
+  const limit = (suffix: string, fallback: number) => {
+    const name = `${prefix}_${suffix}`;
+    const raw = env[name];
+    const value = raw === undefined || raw === '' ? fallback : parseInteger(name, raw, 0, Number.MAX_SAFE_INTEGER);
+    return value === 0 ? undefined : value;
+  };
+  return { perMinute: limit('PER_MINUTE', minute), perDay: limit('PER_DAY', day) };
+}
+
 /** Parses and validates the environment; throws a ConfigError naming the first bad variable. */
 export function loadAppConfig(env: Env): AppConfig {
   const authMode = oneOf(env, 'AUTH_MODE', ['development', 'production'] as const);
@@ -91,10 +125,10 @@ export function loadAppConfig(env: Env): AppConfig {
     bodyLimit: integer(env, 'BODY_LIMIT', 1, 100 * 1024 * 1024),
     authMode,
     adminToken,
-    rateLimit: {
-      perMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 1, Number.MAX_SAFE_INTEGER),
-      perDay: integer(env, 'RATE_LIMIT_PER_DAY', 1, Number.MAX_SAFE_INTEGER),
-    },
+    rateLimit: windowLimits(env, 'RATE_LIMIT', authMode === 'production' ? TIER_DEFAULTS.free : DEVELOPMENT_ANONYMOUS),
+    tiers: Object.fromEntries(
+      TIER_NAMES.map((tier) => [tier, windowLimits(env, `RATE_LIMIT_${tier.toUpperCase()}`, TIER_DEFAULTS[tier])]),
+    ) as Record<TierName, WindowLimits>,
     redisUrl: optionalUrl(env, 'REDIS_URL', /^rediss?:\/\/.+/, 'must be a redis:// or rediss:// URL'),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
   };

@@ -62,7 +62,11 @@ export class RouteTable {
           for (const prefix of prefixes) {
             for (const suffix of toArray(Reflect.getMetadata(PATH_METADATA, handler))) {
               const path = joinPath(prefix, suffix);
-              const shape = byPath.get(path) ?? { path, matches: match(path, { decode: false }), methods: new Set<string>() };
+              const shape = byPath.get(path) ?? {
+                path,
+                matches: match(path, { decode: false }),
+                methods: new Set<string>(),
+              };
               shape.methods.add(RequestMethod[requestMethod]);
               byPath.set(path, shape);
             }

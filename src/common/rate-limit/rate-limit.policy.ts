@@ -13,7 +13,7 @@ export class RateLimitPolicy {
 
   /** The limit of a tier in a window; undefined means unlimited. */
   limitOf(tier: Tier | 'anonymous', window: string): number | undefined {
-    const limits = tier === 'anonymous' ? this.config.rateLimit : this.config.rateLimit;
+    const limits = tier === 'anonymous' ? this.config.rateLimit : this.config.tiers[tier];
     return window === 'minute' ? limits.perMinute : limits.perDay;
   }
 }

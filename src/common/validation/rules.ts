@@ -4,7 +4,7 @@
  * together, so a DTO states a rule once and the contract's message follows from it.
  */
 import { Type } from 'class-transformer';
-import { ValidateBy, ValidateNested, type ValidationArguments } from 'class-validator';
+import { ValidateBy, ValidateIf, ValidateNested, type ValidationArguments } from 'class-validator';
 
 import { Rules } from '../errors/messages.js';
 
@@ -144,3 +144,6 @@ export function isCalendarDate(value: unknown): boolean {
   const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
   return day <= (month === 2 ? (leap ? 29 : 28) : daysInMonth);
 }
+
+/** A field that may be left out of an otherwise complete body; when sent, its rule applies (and `null` is wrong). */
+export const MayBeOmitted = () => ValidateIf((_object: object, value: unknown) => value !== undefined);

@@ -18,7 +18,9 @@ interface DtoShape {
   fields: string[];
   /** Nested DTO classes by field. */
   nested: Map<string, DtoClass>;
-  /** A PartialType: fields may be omitted, and `null` is then a wrong value rather than a missing one. */
+  /** Fields that may be omitted (`ValidateIf`, as PartialType and MayBeOmitted add); `null` there is a wrong value. */
+  optional: Set<string>;
+  /** Every field may be omitted (a PartialType): nested objects may then be partial too. */
   partial: boolean;
 }
 
@@ -31,19 +33,20 @@ export function dtoShape(dto: DtoClass): DtoShape {
     const metadata = getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false);
     const fields: string[] = [];
     const nested = new Map<string, DtoClass>();
-    let partial = false;
+    const optional = new Set<string>();
     for (const entry of metadata) {
       if (!fields.includes(entry.propertyName)) {
         fields.push(entry.propertyName);
       }
       if (entry.type === ValidationTypes.CONDITIONAL_VALIDATION) {
-        partial = true;
+        optional.add(entry.propertyName);
       }
       if (entry.name === NESTED_OBJECT) {
         nested.set(entry.propertyName, (entry.constraints[0] as () => DtoClass)());
       }
     }
-    shape = { fields, nested, partial };
+    const partial = fields.length > 0 && fields.every((field) => optional.has(field));
+    shape = { fields, nested, optional, partial };
     shapes.set(dto, shape);
   }
   return shape;
@@ -77,7 +80,7 @@ export class ValidationPipe implements PipeTransform {
     const known = pickKnownFields(body, shape, '', unknown, true);
     const instance = plainToInstance(dto, known);
     const errors = validateSync(instance, { skipUndefinedProperties: shape.partial, forbidUnknownValues: false });
-    const details = [...unknown, ...describeErrors(errors, '', shape.partial)];
+    const details = [...unknown, ...describeErrors(errors, '', (field) => shape.partial || shape.optional.has(field))];
     if (details.length > 0) {
       throw new ValidationException(details);
     }
@@ -106,7 +109,7 @@ export class ValidationPipe implements PipeTransform {
     }
     const instance = plainToInstance(dto, values);
     const errors = validateSync(instance, { skipUndefinedProperties: true, forbidUnknownValues: false });
-    const byField = new Map(describeErrors(errors, '', true).map((detail) => [detail.field, detail]));
+    const byField = new Map(describeErrors(errors, '', () => true).map((detail) => [detail.field, detail]));
     const fieldDetails = shape.fields.flatMap((field) => {
       const detail = structural.get(field) ?? byField.get(field);
       return detail ? [detail] : [];
@@ -162,7 +165,11 @@ function pickKnownFields(
 }
 
 /** Turns class-validator's tree into the contract's details, in declaration order. */
-function describeErrors(errors: ValidationError[], prefix: string, partial: boolean): ErrorDetail[] {
+function describeErrors(
+  errors: ValidationError[],
+  prefix: string,
+  isOptional: (field: string) => boolean,
+): ErrorDetail[] {
   const details: ErrorDetail[] = [];
   for (const error of errors) {
     const field = prefix + error.property;
@@ -170,7 +177,7 @@ function describeErrors(errors: ValidationError[], prefix: string, partial: bool
       ([name]) => name !== ValidationTypes.NESTED_VALIDATION,
     );
     if (failed.length > 0) {
-      const missing = error.value === undefined || (error.value === null && !partial);
+      const missing = error.value === undefined || (error.value === null && !isOptional(field));
       if (missing) {
         details.push({ field, message: Messages.missingField(field) });
       } else {
@@ -179,7 +186,8 @@ function describeErrors(errors: ValidationError[], prefix: string, partial: bool
         details.push({ field, message: complete ? sentence : Messages.invalidValue(field, sentence) });
       }
     } else if (error.children?.length) {
-      details.push(...describeErrors(error.children, `${field}.`, partial));
+      // Inside a partial body, nested fields are as optional as their parent.
+      details.push(...describeErrors(error.children, `${field}.`, () => isOptional(field)));
     }
   }
   return details;
