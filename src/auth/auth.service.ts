@@ -6,7 +6,6 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 
 import { type AppConfig, appConfig } from '../config/app.config.js';
-import { ForbiddenException, UnauthorizedException } from '../common/errors/api.exception.js';
 import { ApiToken } from './api-token.entity.js';
 import { bearerToken, type Principal } from './principal.js';
 
@@ -33,30 +32,14 @@ export class AuthService {
     return principal;
   }
 
-  /** Admin routes: 401 without a token, 403 unless it is the admin key (any token in development). */
-  checkAdmin(req: IncomingMessage): true {
-    const token = bearerToken(req.headers.authorization);
-    if (token === undefined) {
-      throw new UnauthorizedException();
-    }
-    if (this.config.authMode === 'development') {
-      return true;
-    }
-    // Compared as fixed-length hashes, in constant time.
-    const expected = createHash('sha256')
-      .update(this.config.adminToken ?? '')
-      .digest();
-    if (!timingSafeEqual(createHash('sha256').update(token).digest(), expected)) {
-      throw new ForbiddenException();
-    }
-    return true;
-  }
-
   private async resolve(token: string | undefined): Promise<Principal> {
     if (token === undefined) {
       return { status: 'anonymous', tier: 'anonymous' };
     }
     const tokenHash = hashToken(token);
+    if (this.isAdminKey(token)) {
+      return { status: 'admin', tokenHash, tier: 'enterprise' };
+    }
     const issued = await this.tokens.findOneBy({ token_hash: tokenHash });
     const usable = issued !== null && issued.revoked_at === null && issued.expires_at.getTime() > Date.now();
     if (usable) {
@@ -67,5 +50,15 @@ export class AuthService {
       return { status: 'accepted', tokenHash, tier: 'anonymous' };
     }
     return { status: 'rejected', tokenHash, tier: 'anonymous' };
+  }
+
+  /** Compared as fixed-length hashes, in constant time. */
+  private isAdminKey(token: string): boolean {
+    const adminToken = this.config.adminToken;
+    if (adminToken === undefined) {
+      return false;
+    }
+    const digest = (value: string) => createHash('sha256').update(value).digest();
+    return timingSafeEqual(digest(token), digest(adminToken));
   }
 }

@@ -7,7 +7,9 @@ export type PrincipalStatus =
   /** A token the service accepts. */
   | 'accepted'
   /** A token the service refuses (expired, revoked, or unknown in production). */
-  | 'rejected';
+  | 'rejected'
+  /** The admin key: token management only (in production it writes nothing else). */
+  | 'admin';
 
 export interface Principal {
   status: PrincipalStatus;

@@ -84,3 +84,10 @@ export async function createPet(app: INestApplication, shelterId: number, overri
     .expect(201);
   return res.body as ReturnType<typeof validPet> & { id: number };
 }
+
+/** Sends the request and asserts status and whole body (asymmetric matchers allowed). */
+export async function expectResponse(pending: request.Test, status: number, body: unknown): Promise<request.Response> {
+  const res = await pending;
+  expect({ status: res.status, body: res.body as unknown }).toEqual({ status, body });
+  return res;
+}

@@ -63,7 +63,9 @@ export class RateLimitGuard extends ThrottlerGuard {
       return true; // unlimited for this tier and window
     }
     const tracker =
-      principal.status === 'accepted' ? `token:${principal.tokenHash}` : `ip:${req.ip ?? req.socket.remoteAddress}`;
+      principal.status === 'accepted' || principal.status === 'admin'
+        ? `token:${principal.tokenHash}`
+        : `ip:${req.ip ?? req.socket.remoteAddress}`;
     const key = `${throttler.name}:${tracker}`;
     const record = await this.storageService.increment(key, ttl, limit, blockDuration, throttler.name ?? 'default');
     const now = Math.floor(Date.now() / 1000);
