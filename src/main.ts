@@ -4,7 +4,7 @@ import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 
 import { AppModule } from './app.module.js';
-import { APP_OPTIONS, createHttpAdapter } from './app.setup.js';
+import { answerUnparsableRequests, APP_OPTIONS, createHttpAdapter } from './app.setup.js';
 import { type AppConfig, appConfig, nestLogLevels } from './config/app.config.js';
 
 async function bootstrap(): Promise<void> {
@@ -12,6 +12,7 @@ async function bootstrap(): Promise<void> {
   const config = app.get<AppConfig>(appConfig.KEY);
   app.useLogger(nestLogLevels(config.logLevel));
   app.enableShutdownHooks();
+  answerUnparsableRequests(app.getHttpServer());
   await app.listen(config.port);
   Logger.log(`adoption-service listening on port ${config.port}`, 'Bootstrap');
 }

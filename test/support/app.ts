@@ -5,7 +5,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 
 import { AppModule } from '../../src/app.module.js';
-import { APP_OPTIONS, createHttpAdapter } from '../../src/app.setup.js';
+import { answerUnparsableRequests, APP_OPTIONS, createHttpAdapter } from '../../src/app.setup.js';
 
 export const TOKEN = 'Bearer test-token';
 
@@ -17,6 +17,7 @@ export async function startApp(env: Record<string, string> = {}): Promise<INestA
     const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile();
     const app = moduleRef.createNestApplication(createHttpAdapter(), { ...APP_OPTIONS, logger: false });
     await app.init();
+    answerUnparsableRequests(app.getHttpServer());
     return app;
   } finally {
     process.env = saved;
