@@ -1,5 +1,7 @@
 import 'reflect-metadata';
 
+import type { Server } from 'node:http';
+
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 
@@ -12,7 +14,7 @@ async function bootstrap(): Promise<void> {
   const config = app.get<AppConfig>(appConfig.KEY);
   app.useLogger(nestLogLevels(config.logLevel));
   app.enableShutdownHooks();
-  answerUnparsableRequests(app.getHttpServer());
+  answerUnparsableRequests(app.getHttpServer() as Server);
   await app.listen(config.port);
   Logger.log(`adoption-service listening on port ${config.port}`, 'Bootstrap');
 }

@@ -208,7 +208,11 @@ describe('production mode', () => {
   });
 
   it('does not let the admin key write resources', async () => {
-    await expectResponse(http(app).post('/shelters').set('Authorization', admin).send(validShelter()), 403, tokenRejected);
+    await expectResponse(
+      http(app).post('/shelters').set('Authorization', admin).send(validShelter()),
+      403,
+      tokenRejected,
+    );
   });
 
   it('serves reads to unknown tokens', async () => {

@@ -1,4 +1,5 @@
 /** Boots AppModule in-process, with the same HTTP adapter settings as `main.ts`. */
+import type { Server } from 'node:http';
 import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import request from 'supertest';
@@ -17,7 +18,7 @@ export async function startApp(env: Record<string, string> = {}): Promise<INestA
     const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile();
     const app = moduleRef.createNestApplication(createHttpAdapter(), { ...APP_OPTIONS, logger: false });
     await app.init();
-    answerUnparsableRequests(app.getHttpServer());
+    answerUnparsableRequests(app.getHttpServer() as Server);
     return app;
   } finally {
     process.env = saved;
