@@ -6,6 +6,7 @@
 export type ResourceName = 'pet' | 'shelter' | 'token';
 
 const capitalised = (resource: ResourceName) => resource[0].toUpperCase() + resource.slice(1);
+const notFoundSentence = (resource: ResourceName, id: string) => `${capitalised(resource)} with 'id' ${id} not found.`;
 
 /** The second sentence of an "Invalid value" message: what the field must be. */
 export const Rules = {
@@ -22,7 +23,7 @@ export const Rules = {
   feeRange: () => 'Must be written as <low>-<high> in USD, for example 75-200.',
   object: (fields: readonly string[]) => `Must be an object with ${fields.map((field) => `'${field}'`).join(' and ')}.`,
   textList: (maxItems: number) => `Must be an array of at most ${maxItems} non-empty strings.`,
-  referenceNotFound: (resource: ResourceName, id: string) => `${capitalised(resource)} with 'id' ${id} not found.`,
+  referenceNotFound: (resource: ResourceName, id: string) => notFoundSentence(resource, id),
   singleQueryValue: () => 'Must be given once, as a single value.',
 } as const;
 
@@ -33,7 +34,7 @@ export const Messages = {
   unknownQueryParameter: (name: string) => `Unknown query parameter: '${name}'.`,
   invalidQuery: () => 'Invalid query parameter format',
   invalidId: (resource: ResourceName) => `Invalid ${resource} 'id'. Must be a positive integer.`,
-  notFound: (resource: ResourceName, id: string) => `${capitalised(resource)} with 'id' ${id} not found.`,
+  notFound: (resource: ResourceName, id: string) => notFoundSentence(resource, id),
   endpointNotFound: () => 'The requested endpoint does not exist.',
   bodyNotJson: () => 'Request body is not valid JSON.',
   bodyNotObject: () => 'Request body must be a JSON object.',

@@ -1,10 +1,12 @@
 import { Module } from '@nestjs/common';
 import { ThrottlerModule } from '@nestjs/throttler';
 
-import { WINDOWS } from './rate-limit.policy.js';
-import { RateLimitPolicy } from './rate-limit.policy.js';
+import { RateLimitPolicy, WINDOWS } from './rate-limit.policy.js';
 
-/** Per-minute and per-day windows; the limits themselves come from `RateLimitPolicy`. */
+/**
+ * Per-minute and per-day windows. The `limit` here is a placeholder: RateLimitGuard asks
+ * RateLimitPolicy for each caller's tier limit.
+ */
 @Module({
   imports: [
     ThrottlerModule.forRoot({
