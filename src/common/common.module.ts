@@ -9,6 +9,7 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, DiscoveryModule } fro
 import { AuthGuard } from '../auth/auth.guard.js';
 import { AuthModule } from '../auth/auth.module.js';
 import { AllExceptionsFilter } from './errors/all-exceptions.filter.js';
+import { ETagInterceptor } from './http/etag.js';
 import { JsonBodyInterceptor } from './http/json-body.interceptor.js';
 import { OptionsMiddleware } from './http/options.middleware.js';
 import { RequestIdMiddleware } from './http/request-id.js';
@@ -24,6 +25,7 @@ import { ValidationPipe } from './validation/validation.pipe.js';
     { provide: APP_GUARD, useClass: RateLimitGuard },
     { provide: APP_GUARD, useExisting: AuthGuard },
     { provide: APP_INTERCEPTOR, useClass: JsonBodyInterceptor },
+    { provide: APP_INTERCEPTOR, useClass: ETagInterceptor },
     { provide: APP_PIPE, useClass: ValidationPipe },
     { provide: APP_FILTER, useClass: AllExceptionsFilter },
   ],

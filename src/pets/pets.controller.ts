@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, Patch, Post, Put, Query } from '@nestjs/common';
 
 import { Created } from '../common/http/created.decorator.js';
+import { IfMatch } from '../common/http/etag.js';
 import { ResourceId } from '../common/http/resource-id.decorator.js';
 import { CreatePetDto } from './dto/create-pet.dto.js';
 import { PetQueryDto } from './dto/pet-query.dto.js';
@@ -29,17 +30,17 @@ export class PetsController {
   }
 
   @Put(':id')
-  replace(@ResourceId('pet') id: string, @Body() dto: CreatePetDto): Promise<Pet> {
-    return this.pets.replace(id, dto);
+  replace(@ResourceId('pet') id: string, @Body() dto: CreatePetDto, @IfMatch() ifMatch?: string): Promise<Pet> {
+    return this.pets.replace(id, dto, ifMatch);
   }
 
   @Patch(':id')
-  update(@ResourceId('pet') id: string, @Body() dto: UpdatePetDto): Promise<Pet> {
-    return this.pets.update(id, dto);
+  update(@ResourceId('pet') id: string, @Body() dto: UpdatePetDto, @IfMatch() ifMatch?: string): Promise<Pet> {
+    return this.pets.update(id, dto, ifMatch);
   }
 
   @Delete(':id')
-  remove(@ResourceId('pet') id: string): Promise<Pet> {
-    return this.pets.remove(id);
+  remove(@ResourceId('pet') id: string, @IfMatch() ifMatch?: string): Promise<Pet> {
+    return this.pets.remove(id, ifMatch);
   }
 }

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { EntityManager, FindOptionsWhere, Repository } from 'typeorm';
 
-import { ResourceNotFoundException } from '../common/errors/api.exception.js';
+import { PreconditionFailedException, ResourceNotFoundException } from '../common/errors/api.exception.js';
+import { assertIfMatch, conditionOn } from '../common/http/etag.js';
 import { isForeignKeyViolation } from '../common/errors/database-errors.js';
 import { storedId } from '../common/http/resource-id.decorator.js';
 import { Transactions } from '../database/transactions.js';
@@ -50,24 +51,33 @@ export class PetsService {
     });
   }
 
-  replace(id: string, dto: CreatePetDto): Promise<Pet> {
-    return this.update(id, dto);
+  replace(id: string, dto: CreatePetDto, ifMatch?: string): Promise<Pet> {
+    return this.update(id, dto, ifMatch);
   }
 
-  update(id: string, dto: UpdatePetDto): Promise<Pet> {
+  update(id: string, dto: UpdatePetDto, ifMatch?: string): Promise<Pet> {
     return this.write(dto, async (manager) => {
       const pet = await this.findOrFail(id, manager);
+      assertIfMatch(pet, ifMatch, 'pet');
       await this.checkShelter(dto, manager);
       // Only the given columns are written, in one statement, so concurrent updates of other fields survive.
-      await manager.update(Pet, { id: pet.id }, columnsOf(dto));
+      // The version in the WHERE makes the If-Match check and the write one atomic step.
+      const { affected } = await manager.update(Pet, conditionOn(pet, ifMatch), columnsOf(dto));
+      if (affected === 0) {
+        throw new PreconditionFailedException('pet');
+      }
       return this.findOrFail(id, manager);
     });
   }
 
-  remove(id: string): Promise<Pet> {
+  remove(id: string, ifMatch?: string): Promise<Pet> {
     return this.transactions.run(async (manager) => {
       const pet = await this.findOrFail(id, manager);
-      await manager.delete(Pet, { id: pet.id });
+      assertIfMatch(pet, ifMatch, 'pet');
+      const { affected } = await manager.delete(Pet, conditionOn(pet, ifMatch));
+      if (affected === 0) {
+        throw new PreconditionFailedException('pet');
+      }
       return pet;
     });
   }

@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, Patch, Post, Put, Query } from '@nestjs/common';
 
 import { Created } from '../common/http/created.decorator.js';
+import { IfMatch } from '../common/http/etag.js';
 import { ResourceId } from '../common/http/resource-id.decorator.js';
 import { CreateShelterDto } from './dto/create-shelter.dto.js';
 import { ShelterQueryDto } from './dto/shelter-query.dto.js';
@@ -30,17 +31,25 @@ export class SheltersController {
   }
 
   @Put('shelters/:id')
-  replace(@ResourceId('shelter') id: string, @Body() dto: CreateShelterDto): Promise<Shelter> {
-    return this.shelters.replace(id, dto);
+  replace(
+    @ResourceId('shelter') id: string,
+    @Body() dto: CreateShelterDto,
+    @IfMatch() ifMatch?: string,
+  ): Promise<Shelter> {
+    return this.shelters.replace(id, dto, ifMatch);
   }
 
   @Patch('shelters/:id')
-  update(@ResourceId('shelter') id: string, @Body() dto: UpdateShelterDto): Promise<Shelter> {
-    return this.shelters.update(id, dto);
+  update(
+    @ResourceId('shelter') id: string,
+    @Body() dto: UpdateShelterDto,
+    @IfMatch() ifMatch?: string,
+  ): Promise<Shelter> {
+    return this.shelters.update(id, dto, ifMatch);
   }
 
   @Delete('shelters/:id')
-  remove(@ResourceId('shelter') id: string): Promise<Shelter> {
-    return this.shelters.remove(id);
+  remove(@ResourceId('shelter') id: string, @IfMatch() ifMatch?: string): Promise<Shelter> {
+    return this.shelters.remove(id, ifMatch);
   }
 }

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { EntityManager, Repository } from 'typeorm';
 
-import { ResourceNotFoundException } from '../common/errors/api.exception.js';
+import { PreconditionFailedException, ResourceNotFoundException } from '../common/errors/api.exception.js';
+import { assertIfMatch, conditionOn } from '../common/http/etag.js';
 import { isForeignKeyViolation } from '../common/errors/database-errors.js';
 import { storedId } from '../common/http/resource-id.decorator.js';
 import { Transactions } from '../database/transactions.js';
@@ -42,28 +43,37 @@ export class SheltersService {
     return this.transactions.run((manager) => manager.save(manager.create(Shelter, columnsOf(dto))));
   }
 
-  replace(id: string, dto: CreateShelterDto): Promise<Shelter> {
-    return this.update(id, dto);
+  replace(id: string, dto: CreateShelterDto, ifMatch?: string): Promise<Shelter> {
+    return this.update(id, dto, ifMatch);
   }
 
-  update(id: string, dto: UpdateShelterDto): Promise<Shelter> {
+  update(id: string, dto: UpdateShelterDto, ifMatch?: string): Promise<Shelter> {
     return this.transactions.run(async (manager) => {
       const shelter = await this.findOrFail(id, manager);
+      assertIfMatch(shelter, ifMatch, 'shelter');
       // Only the given columns are written, in one statement, so concurrent updates of other fields survive.
-      await manager.update(Shelter, { id: shelter.id }, columnsOf(dto));
+      // The version in the WHERE makes the If-Match check and the write one atomic step.
+      const { affected } = await manager.update(Shelter, conditionOn(shelter, ifMatch), columnsOf(dto));
+      if (affected === 0) {
+        throw new PreconditionFailedException('shelter');
+      }
       return this.findOrFail(id, manager);
     });
   }
 
-  remove(id: string): Promise<Shelter> {
+  remove(id: string, ifMatch?: string): Promise<Shelter> {
     return this.transactions
       .run(async (manager) => {
         const shelter = await this.findOrFail(id, manager);
+        assertIfMatch(shelter, ifMatch, 'shelter');
         const pets = await manager.countBy(Pet, { shelter_id: shelter.id });
         if (pets > 0) {
           throw new ShelterHasPetsException(id, pets);
         }
-        await manager.delete(Shelter, { id: shelter.id });
+        const { affected } = await manager.delete(Shelter, conditionOn(shelter, ifMatch));
+        if (affected === 0) {
+          throw new PreconditionFailedException('shelter');
+        }
         return shelter;
       })
       .catch(async (error: unknown) => {

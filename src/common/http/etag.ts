@@ -1,0 +1,87 @@
+/**
+ * Strong ETags from a row's version column (API.md §9): `"<id>.<version>"`. Every write bumps
+ * the version, so the tag changes with the representation, and a conditional write can be
+ * checked by the database itself (`UPDATE … WHERE version = ?`).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+import {
+  type CallHandler,
+  createParamDecorator,
+  type ExecutionContext,
+  Injectable,
+  type NestInterceptor,
+} from '@nestjs/common';
+import { map, type Observable } from 'rxjs';
+
+import { PreconditionFailedException } from '../errors/api.exception.js';
+import type { ResourceName } from '../errors/messages.js';
+
+export interface Versioned {
+  id: number;
+  version: number;
+}
+
+export function etagOf(resource: Versioned): string {
+  return `"${resource.id}.${resource.version}"`;
+}
+
+function isVersioned(value: unknown): value is Versioned {
+  return typeof (value as Versioned | null)?.id === 'number' && typeof (value as Versioned).version === 'number';
+}
+
+/** True when an `If-Match` / `If-None-Match` list names this tag (or is `*`). Weak tags never match. */
+export function listMatches(header: string | undefined, etag: string): boolean {
+  if (header === undefined) {
+    return false;
+  }
+  return header.split(',').some((candidate) => {
+    const tag = candidate.trim();
+    return tag === '*' || tag === etag;
+  });
+}
+
+/** The request's `If-Match` header, for services to check before they write. */
+export const IfMatch = createParamDecorator((_: unknown, context: ExecutionContext): string | undefined => {
+  const value = context.switchToHttp().getRequest<IncomingMessage>().headers['if-match'];
+  return typeof value === 'string' ? value : undefined;
+});
+
+/** 412 unless the `If-Match` header (when sent) names the resource's current tag. */
+export function assertIfMatch(resource: Versioned, ifMatch: string | undefined, name: ResourceName): void {
+  if (ifMatch !== undefined && !listMatches(ifMatch, etagOf(resource))) {
+    throw new PreconditionFailedException(name);
+  }
+}
+
+/**
+ * The WHERE of a write: with `If-Match`, also the version that was checked, so that the check
+ * and the write are one atomic step (0 rows affected means another write came first).
+ */
+export function conditionOn(resource: Versioned, ifMatch: string | undefined): Partial<Versioned> {
+  return ifMatch === undefined ? { id: resource.id } : { id: resource.id, version: resource.version };
+}
+
+/** Tags single-resource responses; answers a GET whose `If-None-Match` still matches with 304. */
+@Injectable()
+export class ETagInterceptor implements NestInterceptor {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const http = context.switchToHttp();
+    const req = http.getRequest<IncomingMessage>();
+    const res = http.getResponse<ServerResponse>();
+    return next.handle().pipe(
+      map((result: unknown) => {
+        if (!isVersioned(result) || req.method === 'DELETE') {
+          return result;
+        }
+        const etag = etagOf(result);
+        res.setHeader('ETag', etag);
+        if ((req.method === 'GET' || req.method === 'HEAD') && listMatches(req.headers['if-none-match'], etag)) {
+          res.statusCode = 304;
+          return undefined;
+        }
+        return result;
+      }),
+    );
+  }
+}
