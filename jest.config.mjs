@@ -1,6 +1,9 @@
 /** Native ESM Jest (NestJS 12 is ESM-only): run with NODE_OPTIONS=--experimental-vm-modules (see package.json). */
 import { BRIDGED_PACKAGES, bridgeEntry } from './test/support/esm-bridge.mjs';
 
+// Tests of several instances and of lost dependencies need PostgreSQL and Redis: `npm run test:postgres`.
+const scaleTests = process.env.TEST_DATABASE_URL ? [] : ['<rootDir>/test/scale/'];
+
 export default {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
@@ -10,6 +13,7 @@ export default {
   },
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }] },
   testMatch: ['<rootDir>/test/**/*.spec.ts', '<rootDir>/src/**/*.spec.ts'],
+  testPathIgnorePatterns: ['/node_modules/', ...scaleTests],
   globalSetup: '<rootDir>/test/support/esm-bridge.mjs',
   setupFiles: ['<rootDir>/test/support/setup-env.ts'],
   testTimeout: 30_000,

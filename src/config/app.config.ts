@@ -18,6 +18,8 @@ export interface AppConfig {
   /** Each issued-token tier's limits; `undefined` is unlimited. */
   tiers: Record<TierName, WindowLimits>;
   redisUrl: string | undefined;
+  /** Prefix of the rate-limit keys in Redis, so deployments can share one server. */
+  redisKeyPrefix: string;
   logLevel: string;
 }
 
@@ -48,6 +50,7 @@ export const DEFAULTS = {
   BODY_LIMIT: '102400',
   AUTH_MODE: 'development',
   LOG_LEVEL: 'info',
+  REDIS_KEY_PREFIX: 'adoption:',
 } as const;
 
 export class ConfigError extends Error {
@@ -130,6 +133,7 @@ export function loadAppConfig(env: Env): AppConfig {
       TIER_NAMES.map((tier) => [tier, windowLimits(env, `RATE_LIMIT_${tier.toUpperCase()}`, TIER_DEFAULTS[tier])]),
     ) as Record<TierName, WindowLimits>,
     redisUrl: optionalUrl(env, 'REDIS_URL', /^rediss?:\/\/.+/, 'must be a redis:// or rediss:// URL'),
+    redisKeyPrefix: read(env, 'REDIS_KEY_PREFIX'),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
   };
 }

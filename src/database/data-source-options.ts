@@ -1,6 +1,7 @@
 /**
  * The one TypeORM options object, shared by the application and by `ormconfig.ts`
- * (the TypeORM CLI's data source). The schema comes from migrations only.
+ * (the TypeORM CLI's data source). The schema comes from migrations only: the service
+ * runs them at start-up (see `migrate.ts`), the CLI with `npm run migration:run`.
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -17,10 +18,12 @@ export const entities = [Shelter, Pet, ApiToken];
 export const migrations = [InitialSchema1763800000000];
 
 const SQLITE_PREFIX = 'sqlite:';
+const POSTGRES_POOL_SIZE = 10;
+const POSTGRES_CONNECT_TIMEOUT_MS = 3_000;
 
 /** Builds the options for `DATABASE_URL`: `sqlite:<path>`, `sqlite::memory:` or `postgres://…`. */
 export function buildDataSourceOptions(databaseUrl: string): DataSourceOptions {
-  const common = { entities, migrations, migrationsRun: true, synchronize: false } as const;
+  const common = { entities, migrations, migrationsRun: false, synchronize: false } as const;
   if (databaseUrl.startsWith(SQLITE_PREFIX)) {
     const database = databaseUrl.slice(SQLITE_PREFIX.length);
     if (database !== ':memory:') {
@@ -38,5 +41,11 @@ export function buildDataSourceOptions(databaseUrl: string): DataSourceOptions {
       },
     };
   }
-  return { ...common, type: 'postgres', url: databaseUrl };
+  return {
+    ...common,
+    type: 'postgres',
+    url: databaseUrl,
+    // A dead or unreachable server fails requests quickly (503) instead of holding them.
+    extra: { max: POSTGRES_POOL_SIZE, connectionTimeoutMillis: POSTGRES_CONNECT_TIMEOUT_MS },
+  };
 }

@@ -1,8 +1,10 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 
 import { type AppConfig, appConfig } from '../config/app.config.js';
 import { buildDataSourceOptions } from './data-source-options.js';
+import { migrate } from './migrate.js';
 import { Transactions } from './transactions.js';
 
 /** The connection named by `DATABASE_URL`, migrated at start-up, and the transaction runner. */
@@ -12,6 +14,7 @@ import { Transactions } from './transactions.js';
     TypeOrmModule.forRootAsync({
       inject: [appConfig.KEY],
       useFactory: (config: AppConfig) => buildDataSourceOptions(config.databaseUrl),
+      dataSourceFactory: async (options) => migrate(await new DataSource(options!).initialize()),
     }),
   ],
   providers: [Transactions],

@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { EntityManager, FindOptionsWhere, Repository } from 'typeorm';
 
-import { PreconditionFailedException, ResourceNotFoundException } from '../common/errors/api.exception.js';
-import { assertIfMatch, conditionOn } from '../common/http/etag.js';
+import { ResourceNotFoundException } from '../common/errors/api.exception.js';
+import { assertIfMatch, conditionOn, missedWrite } from '../common/http/etag.js';
 import { isForeignKeyViolation } from '../common/errors/database-errors.js';
 import { storedId } from '../common/http/resource-id.decorator.js';
 import { Transactions } from '../database/transactions.js';
@@ -64,7 +64,7 @@ export class PetsService {
       // The version in the WHERE makes the If-Match check and the write one atomic step.
       const { affected } = await manager.update(Pet, conditionOn(pet, ifMatch), columnsOf(dto));
       if (affected === 0) {
-        throw new PreconditionFailedException('pet');
+        throw missedWrite('pet', id, ifMatch);
       }
       return this.findOrFail(id, manager);
     });
@@ -76,7 +76,7 @@ export class PetsService {
       assertIfMatch(pet, ifMatch, 'pet');
       const { affected } = await manager.delete(Pet, conditionOn(pet, ifMatch));
       if (affected === 0) {
-        throw new PreconditionFailedException('pet');
+        throw missedWrite('pet', id, ifMatch);
       }
       return pet;
     });

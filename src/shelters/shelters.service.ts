@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { EntityManager, Repository } from 'typeorm';
 
-import { PreconditionFailedException, ResourceNotFoundException } from '../common/errors/api.exception.js';
-import { assertIfMatch, conditionOn } from '../common/http/etag.js';
+import { ResourceNotFoundException } from '../common/errors/api.exception.js';
+import { assertIfMatch, conditionOn, missedWrite } from '../common/http/etag.js';
 import { isForeignKeyViolation } from '../common/errors/database-errors.js';
 import { storedId } from '../common/http/resource-id.decorator.js';
 import { Transactions } from '../database/transactions.js';
@@ -55,7 +55,7 @@ export class SheltersService {
       // The version in the WHERE makes the If-Match check and the write one atomic step.
       const { affected } = await manager.update(Shelter, conditionOn(shelter, ifMatch), columnsOf(dto));
       if (affected === 0) {
-        throw new PreconditionFailedException('shelter');
+        throw missedWrite('shelter', id, ifMatch);
       }
       return this.findOrFail(id, manager);
     });
@@ -72,7 +72,7 @@ export class SheltersService {
         }
         const { affected } = await manager.delete(Shelter, conditionOn(shelter, ifMatch));
         if (affected === 0) {
-          throw new PreconditionFailedException('shelter');
+          throw missedWrite('shelter', id, ifMatch);
         }
         return shelter;
       })

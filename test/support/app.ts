@@ -7,19 +7,35 @@ import { DataSource } from 'typeorm';
 
 import { AppModule } from '../../src/app.module.js';
 import { answerUnparsableRequests, APP_OPTIONS, createHttpAdapter } from '../../src/app.setup.js';
+import { provision } from './database.js';
 
 export const TOKEN = 'Bearer test-token';
 
-/** Starts the app with extra environment variables, restoring the environment afterwards. */
+/**
+ * Starts the app with extra environment variables, restoring the environment afterwards.
+ * Unless `env` names a DATABASE_URL, the app gets storage of its own (see `provision`),
+ * released by `app.close()`.
+ */
 export async function startApp(env: Record<string, string> = {}): Promise<INestApplication> {
+  const storage = env.DATABASE_URL === undefined ? await provision() : undefined;
   const saved = { ...process.env };
-  Object.assign(process.env, env);
+  Object.assign(process.env, storage?.env, env);
   try {
     const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile();
     const app = moduleRef.createNestApplication(createHttpAdapter(), { ...APP_OPTIONS, logger: false });
     await app.init();
     answerUnparsableRequests(app.getHttpServer() as Server);
+    if (storage !== undefined) {
+      const close = app.close.bind(app);
+      app.close = async () => {
+        await close();
+        await storage.release();
+      };
+    }
     return app;
+  } catch (error) {
+    await storage?.release();
+    throw error;
   } finally {
     process.env = saved;
   }

@@ -16,7 +16,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const require = createRequire(join(root, 'package.json'));
 
 /** CommonJS packages that require ESM-only packages, by name. */
-export const BRIDGED_PACKAGES = ['@nestjs/throttler'];
+export const BRIDGED_PACKAGES = ['@nestjs/throttler', '@nest-lab/throttler-storage-redis'];
 
 export function bridgeEntry(name) {
   return join(root, 'node_modules', '.cache', 'esm-bridge', name, 'index.mjs');

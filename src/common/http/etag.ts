@@ -14,7 +14,7 @@ import {
 } from '@nestjs/common';
 import { map, type Observable } from 'rxjs';
 
-import { PreconditionFailedException } from '../errors/api.exception.js';
+import { type ApiException, PreconditionFailedException, ResourceNotFoundException } from '../errors/api.exception.js';
 import type { ResourceName } from '../errors/messages.js';
 
 export interface Versioned {
@@ -60,6 +60,14 @@ export function assertIfMatch(resource: Versioned, ifMatch: string | undefined, 
  */
 export function conditionOn(resource: Versioned, ifMatch: string | undefined): Partial<Versioned> {
   return ifMatch === undefined ? { id: resource.id } : { id: resource.id, version: resource.version };
+}
+
+/**
+ * The answer when a write guarded by `conditionOn` touched no row: with `If-Match`, another
+ * write came first (412); without it, another request deleted the resource meanwhile (404).
+ */
+export function missedWrite(name: ResourceName, id: string, ifMatch: string | undefined): ApiException {
+  return ifMatch === undefined ? new ResourceNotFoundException(name, id) : new PreconditionFailedException(name);
 }
 
 /** Tags single-resource responses; answers a GET whose `If-None-Match` still matches with 304. */

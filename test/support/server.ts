@@ -1,0 +1,94 @@
+/**
+ * The built service (`dist/src/main.js`, made by `npm run build`, which `npm test` runs
+ * first) as a separate process, for tests about processes: several instances, crashes,
+ * signals and lost dependencies.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+import request from 'supertest';
+
+const MAIN = join(process.cwd(), 'dist', 'src', 'main.js');
+const START_TIMEOUT_MS = 20_000;
+
+/** A port nobody listens on right now. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+export class ServiceProcess {
+  private output = '';
+  private readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly port: number,
+  ) {
+    child.stdout!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
+    this.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  }
+
+  /** Starts the built service with `env` on a free port and waits until it answers. */
+  static async start(env: Record<string, string>): Promise<ServiceProcess> {
+    if (!existsSync(MAIN)) {
+      throw new Error(`${MAIN} is missing: run \`npm run build\` first (npm test does).`);
+    }
+    const port = await freePort();
+    const child = spawn(process.execPath, [MAIN], {
+      env: { PATH: process.env.PATH, LOG_LEVEL: 'info', ...env, PORT: String(port) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const service = new ServiceProcess(child, port);
+    await service.waitUntilAnswering();
+    return service;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  /** Everything the process printed so far. */
+  get log(): string {
+    return this.output;
+  }
+
+  http() {
+    return request(this.url);
+  }
+
+  /** Sends a signal and waits for the process to end. */
+  async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+    if (this.child.exitCode === null && this.child.signalCode === null) {
+      this.child.kill(signal);
+    }
+    return this.exited;
+  }
+
+  /** Resolves when the process ends on its own. */
+  waitForExit(): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+    return this.exited;
+  }
+
+  private async waitUntilAnswering(): Promise<void> {
+    const deadline = Date.now() + START_TIMEOUT_MS;
+    let exited = false;
+    void this.exited.then(() => (exited = true));
+    while (Date.now() < deadline && !exited) {
+      try {
+        await request(this.url).get('/pets').timeout(1_000);
+        return;
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+    this.child.kill('SIGKILL');
+    throw new Error(`The service did not start on port ${this.port}:\n${this.output}`);
+  }
+}
