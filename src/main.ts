@@ -2,21 +2,48 @@ import 'reflect-metadata';
 
 import type { Server } from 'node:http';
 
-import { Logger } from '@nestjs/common';
+import { type INestApplication, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 
 import { AppModule } from './app.module.js';
 import { answerUnparsableRequests, APP_OPTIONS, createHttpAdapter } from './app.setup.js';
 import { type AppConfig, appConfig, nestLogLevels } from './config/app.config.js';
 
+const SHUTDOWN_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
+
 async function bootstrap(): Promise<void> {
   const app = await NestFactory.create(AppModule, createHttpAdapter(), { ...APP_OPTIONS, bufferLogs: true });
   const config = app.get<AppConfig>(appConfig.KEY);
   app.useLogger(nestLogLevels(config.logLevel));
-  app.enableShutdownHooks();
-  answerUnparsableRequests(app.getHttpServer() as Server);
+  const server = app.getHttpServer() as Server;
+  answerUnparsableRequests(server);
+  for (const signal of SHUTDOWN_SIGNALS) {
+    process.once(signal, () => void shutdown(app, server, signal, config.shutdownTimeoutMs));
+  }
   await app.listen(config.port);
   Logger.log(`adoption-service listening on port ${config.port}`, 'Bootstrap');
+}
+
+/**
+ * Stops accepting connections, lets the requests in flight finish (closing their connections
+ * after `timeoutMs`), then closes the database and exits 0.
+ */
+async function shutdown(app: INestApplication, server: Server, signal: string, timeoutMs: number): Promise<void> {
+  Logger.log(`${signal} received: finishing requests in flight`, 'Shutdown');
+  const deadline = setTimeout(() => {
+    Logger.warn(`requests still open after ${timeoutMs} ms; closing their connections`, 'Shutdown');
+    server.closeAllConnections();
+  }, timeoutMs);
+  let code = 0;
+  try {
+    await app.close();
+    Logger.log('closed', 'Shutdown');
+  } catch (error) {
+    Logger.error(`shutdown failed: ${String(error)}`, 'Shutdown');
+    code = 1;
+  }
+  clearTimeout(deadline);
+  process.exit(code);
 }
 
 await bootstrap();

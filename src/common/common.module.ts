@@ -9,11 +9,13 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, DiscoveryModule } fro
 import { AuthGuard } from '../auth/auth.guard.js';
 import { AuthModule } from '../auth/auth.module.js';
 import { AllExceptionsFilter } from './errors/all-exceptions.filter.js';
+import { CorsMiddleware } from './http/cors.middleware.js';
 import { ETagInterceptor } from './http/etag.js';
 import { JsonBodyInterceptor } from './http/json-body.interceptor.js';
 import { OptionsMiddleware } from './http/options.middleware.js';
 import { RequestIdMiddleware } from './http/request-id.js';
 import { RouteTable } from './http/route-table.js';
+import { SecurityHeadersMiddleware } from './http/security-headers.middleware.js';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard.js';
 import { RateLimitModule } from './rate-limit/rate-limit.module.js';
 import { ValidationPipe } from './validation/validation.pipe.js';
@@ -33,6 +35,6 @@ import { ValidationPipe } from './validation/validation.pipe.js';
 })
 export class CommonModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(RequestIdMiddleware, OptionsMiddleware).forRoutes('*');
+    consumer.apply(RequestIdMiddleware, SecurityHeadersMiddleware, CorsMiddleware, OptionsMiddleware).forRoutes('*');
   }
 }

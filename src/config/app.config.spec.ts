@@ -7,6 +7,17 @@ describe('loadAppConfig', () => {
     expect(config.databaseUrl).toBe('sqlite:./data/adoption.sqlite');
     expect(config.bodyLimit).toBe(102_400);
     expect(config.authMode).toBe('development');
+    expect(config.corsOrigins).toBeUndefined();
+    expect(config.shutdownTimeoutMs).toBe(10_000);
+    expect(config.redisKeyPrefix).toBe('adoption:');
+  });
+
+  it('reads CORS origins as *, or a list with spaces trimmed', () => {
+    expect(loadAppConfig({ CORS_ORIGINS: '*' }).corsOrigins).toBe('*');
+    expect(loadAppConfig({ CORS_ORIGINS: 'https://a.example, http://localhost:5173' }).corsOrigins).toEqual([
+      'https://a.example',
+      'http://localhost:5173',
+    ]);
   });
 
   it.each([
@@ -19,6 +30,9 @@ describe('loadAppConfig', () => {
     [{ RATE_LIMIT_PREMIUM_PER_DAY: '1.5' }, 'RATE_LIMIT_PREMIUM_PER_DAY'],
     [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL'],
     [{ AUTH_MODE: 'production', ADMIN_TOKEN: 'short' }, 'ADMIN_TOKEN'],
+    [{ CORS_ORIGINS: 'shelter.example' }, 'CORS_ORIGINS'],
+    [{ CORS_ORIGINS: 'https://a.example/path' }, 'CORS_ORIGINS'],
+    [{ SHUTDOWN_TIMEOUT_MS: 'soon' }, 'SHUTDOWN_TIMEOUT_MS'],
   ])('stops on %p naming %s', (env, variable) => {
     expect(() => loadAppConfig(env)).toThrow(`Invalid configuration: ${variable} `);
   });

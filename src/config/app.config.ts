@@ -21,6 +21,10 @@ export interface AppConfig {
   /** Prefix of the rate-limit keys in Redis, so deployments can share one server. */
   redisKeyPrefix: string;
   logLevel: string;
+  /** Origins allowed to call from a browser: `undefined` (CORS off), `'*'`, or a list. */
+  corsOrigins: '*' | string[] | undefined;
+  /** How long a SIGTERM waits for requests in flight before closing their connections. */
+  shutdownTimeoutMs: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -51,6 +55,7 @@ export const DEFAULTS = {
   AUTH_MODE: 'development',
   LOG_LEVEL: 'info',
   REDIS_KEY_PREFIX: 'adoption:',
+  SHUTDOWN_TIMEOUT_MS: '10000',
 } as const;
 
 export class ConfigError extends Error {
@@ -104,6 +109,24 @@ function optionalUrl(env: Env, name: string, pattern: RegExp, expectation: strin
   return raw;
 }
 
+/** `CORS_ORIGINS`: empty (off), `*`, or a comma-separated list of `http(s)://host[:port]` origins. */
+function corsOrigins(env: Env): AppConfig['corsOrigins'] {
+  const raw = env.CORS_ORIGINS?.trim();
+  if (raw === undefined || raw === '') {
+    return undefined;
+  }
+  if (raw === '*') {
+    return '*';
+  }
+  const origins = raw.split(',').map((origin) => origin.trim());
+  for (const origin of origins) {
+    if (!/^https?:\/\/[^/\s]+$/.test(origin)) {
+      throw new ConfigError('CORS_ORIGINS', 'must be *, or origins like https://example.org separated by commas', raw);
+    }
+  }
+  return origins;
+}
+
 /** `<PREFIX>_PER_MINUTE` and `<PREFIX>_PER_DAY`; 0 means unlimited. */
 function windowLimits(env: Env, prefix: string, [minute, day]: [number, number]): WindowLimits {
   const limit = (suffix: string, fallback: number) => {
@@ -135,6 +158,8 @@ export function loadAppConfig(env: Env): AppConfig {
     redisUrl: optionalUrl(env, 'REDIS_URL', /^rediss?:\/\/.+/, 'must be a redis:// or rediss:// URL'),
     redisKeyPrefix: read(env, 'REDIS_KEY_PREFIX'),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
+    corsOrigins: corsOrigins(env),
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 0, 600_000),
   };
 }
 

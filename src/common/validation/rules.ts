@@ -3,7 +3,6 @@
  * "Invalid value for '<field>'. …" message; the validation pipe puts field and sentence
  * together, so a DTO states a rule once and the contract's message follows from it.
  */
-import { Type } from 'class-transformer';
 import { ValidateBy, ValidateIf, ValidateNested, type ValidationArguments } from 'class-validator';
 
 import { Rules } from '../errors/messages.js';
@@ -124,7 +123,6 @@ export function IsNestedObject(nested: () => new () => object, fields: readonly 
   return (target, key) => {
     objectRule(target, key);
     ValidateNested()(target, key);
-    Type(nested)(target, key);
   };
 }
 

@@ -4,7 +4,6 @@
  * nested), then the DTO's fields in declaration order, which is the contract's table order.
  */
 import { type ArgumentMetadata, Injectable, type PipeTransform } from '@nestjs/common';
-import { plainToInstance } from 'class-transformer';
 import { getMetadataStorage, ValidationTypes, type ValidationError, validateSync } from 'class-validator';
 
 import { BadRequestException, type ErrorDetail, ValidationException } from '../errors/api.exception.js';
@@ -78,7 +77,7 @@ export class ValidationPipe implements PipeTransform {
     const shape = dtoShape(dto);
     const unknown: ErrorDetail[] = [];
     const known = pickKnownFields(body, shape, '', unknown, true);
-    const instance = plainToInstance(dto, known);
+    const instance = toInstance(dto, known);
     const errors = validateSync(instance, { skipUndefinedProperties: shape.partial, forbidUnknownValues: false });
     const details = [...unknown, ...describeErrors(errors, '', (field) => shape.partial || shape.optional.has(field))];
     if (details.length > 0) {
@@ -107,7 +106,7 @@ export class ValidationPipe implements PipeTransform {
         values[name] = value;
       }
     }
-    const instance = plainToInstance(dto, values);
+    const instance = toInstance(dto, values);
     const errors = validateSync(instance, { skipUndefinedProperties: true, forbidUnknownValues: false });
     const byField = new Map(describeErrors(errors, '', () => true).map((detail) => [detail.field, detail]));
     const fieldDetails = shape.fields.flatMap((field) => {
@@ -130,6 +129,20 @@ export class ValidationPipe implements PipeTransform {
 
 function isDtoClass(metatype: unknown): metatype is DtoClass {
   return typeof metatype === 'function' && ![String, Number, Boolean, Object, Array].includes(metatype as never);
+}
+
+/**
+ * The DTO instance class-validator checks, nested DTOs included. Built from the DTO's shape
+ * rather than by walking the values, so a value nested 40,000 levels deep is just a wrong value.
+ */
+function toInstance(dto: DtoClass, values: Record<string, unknown>): object {
+  const nested = dtoShape(dto).nested;
+  const instance = new dto() as Record<string, unknown>;
+  for (const [key, value] of Object.entries(values)) {
+    const nestedDto = nested.get(key);
+    instance[key] = nestedDto && isPlainObject(value) ? toInstance(nestedDto, value) : value;
+  }
+  return instance;
 }
 
 /** Copies the fields the DTO knows, recording the unknown ones (in the order sent) on the way. */
