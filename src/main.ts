@@ -4,17 +4,18 @@ import type { Server } from 'node:http';
 
 import { type INestApplication, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { Logger as PinoLogger } from 'nestjs-pino';
 
 import { AppModule } from './app.module.js';
 import { answerUnparsableRequests, APP_OPTIONS, createHttpAdapter } from './app.setup.js';
-import { type AppConfig, appConfig, nestLogLevels } from './config/app.config.js';
+import { type AppConfig, appConfig } from './config/app.config.js';
 
 const SHUTDOWN_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 
 async function bootstrap(): Promise<void> {
   const app = await NestFactory.create(AppModule, createHttpAdapter(), { ...APP_OPTIONS, bufferLogs: true });
   const config = app.get<AppConfig>(appConfig.KEY);
-  app.useLogger(nestLogLevels(config.logLevel));
+  app.useLogger(app.get(PinoLogger));
   const server = app.getHttpServer() as Server;
   answerUnparsableRequests(server);
   for (const signal of SHUTDOWN_SIGNALS) {

@@ -2,7 +2,6 @@
  * The service's settings, read from the environment once at boot and validated:
  * a wrong value stops the process with a message naming the variable.
  */
-import type { LogLevel } from '@nestjs/common';
 import { registerAs } from '@nestjs/config';
 
 export type AuthMode = 'development' | 'production';
@@ -21,6 +20,8 @@ export interface AppConfig {
   /** Prefix of the rate-limit keys in Redis, so deployments can share one server. */
   redisKeyPrefix: string;
   logLevel: string;
+  /** `json` (one JSON object per line) or `pretty` (for people). */
+  logFormat: 'json' | 'pretty';
   /** Origins allowed to call from a browser: `undefined` (CORS off), `'*'`, or a list. */
   corsOrigins: '*' | string[] | undefined;
   /** How long a SIGTERM waits for requests in flight before closing their connections. */
@@ -109,6 +110,18 @@ function optionalUrl(env: Env, name: string, pattern: RegExp, expectation: strin
   return raw;
 }
 
+/** `LOG_FORMAT`: `json` or `pretty`; pretty by default in development, JSON in production. */
+function logFormat(env: Env, authMode: AuthMode): AppConfig['logFormat'] {
+  const raw = env.LOG_FORMAT;
+  if (raw === undefined || raw === '') {
+    return authMode === 'production' ? 'json' : 'pretty';
+  }
+  if (raw !== 'json' && raw !== 'pretty') {
+    throw new ConfigError('LOG_FORMAT', 'must be one of json, pretty', raw);
+  }
+  return raw;
+}
+
 /** `CORS_ORIGINS`: empty (off), `*`, or a comma-separated list of `http(s)://host[:port]` origins. */
 function corsOrigins(env: Env): AppConfig['corsOrigins'] {
   const raw = env.CORS_ORIGINS?.trim();
@@ -158,6 +171,7 @@ export function loadAppConfig(env: Env): AppConfig {
     redisUrl: optionalUrl(env, 'REDIS_URL', /^rediss?:\/\/.+/, 'must be a redis:// or rediss:// URL'),
     redisKeyPrefix: read(env, 'REDIS_KEY_PREFIX'),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
+    logFormat: logFormat(env, authMode),
     corsOrigins: corsOrigins(env),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 0, 600_000),
   };
@@ -165,18 +179,3 @@ export function loadAppConfig(env: Env): AppConfig {
 
 /** The namespaced configuration provider; inject with `@Inject(appConfig.KEY)`. */
 export const appConfig = registerAs('app', (): AppConfig => loadAppConfig(process.env));
-
-const LEVELS: Record<string, LogLevel[] | false> = {
-  silent: false,
-  fatal: ['fatal'],
-  error: ['fatal', 'error'],
-  warn: ['fatal', 'error', 'warn'],
-  info: ['fatal', 'error', 'warn', 'log'],
-  debug: ['fatal', 'error', 'warn', 'log', 'debug'],
-  trace: ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'],
-};
-
-/** The Nest logger levels that `LOG_LEVEL` switches on. */
-export function nestLogLevels(level: string): LogLevel[] | false {
-  return LEVELS[level] ?? LEVELS.info;
-}

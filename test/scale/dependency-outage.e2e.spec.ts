@@ -69,10 +69,22 @@ describe('PostgreSQL unreachable', () => {
       expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
     }
     expect(service.log).not.toMatch(/unexpected error/);
+    const ready = await service.http().get('/health/ready');
+    expect({ status: ready.status, body: ready.body as unknown }).toEqual({
+      status: 503,
+      body: {
+        status: 'error',
+        info: {},
+        error: { database: expect.objectContaining({ status: 'down' }) as unknown },
+        details: { database: expect.objectContaining({ status: 'down' }) as unknown },
+      },
+    });
+    await service.http().get('/health/live').expect(200);
 
     await proxy.restore();
     const took = await eventually(async () => (await service.http().get('/shelters')).status === 200);
     console.log(`PostgreSQL link restored: serving again after ${took} ms`);
+    await service.http().get('/health/ready').expect(200);
 
     // Nothing written during the outage, nothing lost from before it.
     await service
@@ -121,6 +133,11 @@ describe('Redis unreachable', () => {
     }
     expect(await sharedKeys()).toEqual([]);
     expect(service.log).toMatch(/Redis is unreachable .*counting rate limits in this process/);
+    const ready = await service.http().get('/health/ready').expect(200);
+    expect(ready.body).toMatchObject({
+      status: 'degraded',
+      details: { database: { status: 'up' }, redis: { status: 'degraded' } },
+    });
 
     await proxy.restore();
     const took = await eventually(async () => {

@@ -82,7 +82,7 @@ export class ServiceProcess {
     void this.exited.then(() => (exited = true));
     while (Date.now() < deadline && !exited) {
       try {
-        await request(this.url).get('/pets').timeout(1_000);
+        await request(this.url).get('/health/live').timeout(1_000);
         return;
       } catch {
         await new Promise((resolve) => setTimeout(resolve, 100));

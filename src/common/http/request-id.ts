@@ -7,20 +7,19 @@ import { Injectable, type NestMiddleware } from '@nestjs/common';
 export const REQUEST_ID_HEADER = 'X-Request-Id';
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
-type RequestWithId = IncomingMessage & { id?: string };
-
 /** The request's id, assigning one on first use (so errors raised before middleware still get one). */
-export function requestIdOf(req: RequestWithId): string {
-  if (req.id === undefined) {
+export function requestIdOf(req: IncomingMessage): string {
+  const holder = req as { id?: unknown };
+  if (typeof holder.id !== 'string') {
     const sent = req.headers['x-request-id'];
-    req.id = typeof sent === 'string' && CLIENT_REQUEST_ID.test(sent) ? sent : randomUUID();
+    holder.id = typeof sent === 'string' && CLIENT_REQUEST_ID.test(sent) ? sent : randomUUID();
   }
-  return req.id;
+  return holder.id as string;
 }
 
 @Injectable()
 export class RequestIdMiddleware implements NestMiddleware {
-  use(req: RequestWithId, res: ServerResponse, next: () => void): void {
+  use(req: IncomingMessage, res: ServerResponse, next: () => void): void {
     res.setHeader(REQUEST_ID_HEADER, requestIdOf(req));
     next();
   }

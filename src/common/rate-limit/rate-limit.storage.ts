@@ -56,6 +56,25 @@ export class RateLimitStorage implements ThrottlerStorage, OnModuleInit, OnAppli
     });
   }
 
+  get usesRedis(): boolean {
+    return this.redis !== undefined;
+  }
+
+  /** True when Redis answers a PING within `timeoutMs`. */
+  async ping(timeoutMs: number): Promise<boolean> {
+    if (this.redis === undefined) {
+      return false;
+    }
+    try {
+      const timeout = new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error('timeout')), timeoutMs).unref(),
+      );
+      return (await Promise.race([this.redis.ping(), timeout])) === 'PONG';
+    } catch {
+      return false;
+    }
+  }
+
   /** `shared` while Redis is configured and answering, `local` otherwise. */
   get mode(): 'shared' | 'local' {
     return this.shared === undefined || this.usingLocal ? 'local' : 'shared';

@@ -2,7 +2,11 @@
  * Field rules as class-validator decorators. Each rule carries the sentence that ends its
  * "Invalid value for '<field>'. …" message; the validation pipe puts field and sentence
  * together, so a DTO states a rule once and the contract's message follows from it.
+ * Each rule also describes itself to OpenAPI (type, bounds, the same sentence), so the
+ * published schema cannot drift from what is enforced.
  */
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, type ApiPropertyOptions } from '@nestjs/swagger';
 import { ValidateBy, ValidateIf, ValidateNested, type ValidationArguments } from 'class-validator';
 
 import { Rules } from '../errors/messages.js';
@@ -11,19 +15,33 @@ import { Rules } from '../errors/messages.js';
 export const COMPLETE_MESSAGE = 'completeMessage';
 export const NESTED_OBJECT = 'nestedObject';
 
+const PHONE = /^\+1-[0-9]{3}-[0-9]{3}-[0-9]{4}$/;
+const ID_TEXT = /^[1-9][0-9]{0,15}$/;
+
 type Sentence = string | ((value: unknown) => string);
 
-function rule(name: string, sentence: Sentence, test: (value: unknown) => boolean, complete = false) {
-  return ValidateBy(
-    {
-      name,
-      validator: {
-        validate: (value: unknown) => test(value),
-        defaultMessage: (args?: ValidationArguments) =>
-          typeof sentence === 'function' ? sentence(args?.value) : sentence,
+type Schema = ApiPropertyOptions & { description?: string };
+
+function rule(
+  name: string,
+  sentence: Sentence,
+  test: (value: unknown) => boolean,
+  schema: Schema,
+  complete = false,
+): PropertyDecorator {
+  return applyDecorators(
+    ValidateBy(
+      {
+        name,
+        validator: {
+          validate: (value: unknown) => test(value),
+          defaultMessage: (args?: ValidationArguments) =>
+            typeof sentence === 'function' ? sentence(args?.value) : sentence,
+        },
       },
-    },
-    complete ? { context: { [COMPLETE_MESSAGE]: true } } : undefined,
+      complete ? { context: { [COMPLETE_MESSAGE]: true } } : undefined,
+    ),
+    ApiProperty({ description: typeof sentence === 'string' ? sentence : undefined, ...schema }),
   );
 }
 
@@ -51,14 +69,24 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 
 /** A string of 1..max characters that is not only white space. */
 export const IsText = (max: number) =>
-  rule('isText', Rules.text(max), (v) => isCleanString(v) && v.trim() !== '' && codePointLength(v) <= max);
+  rule('isText', Rules.text(max), (v) => isCleanString(v) && v.trim() !== '' && codePointLength(v) <= max, {
+    type: 'string',
+    minLength: 1,
+    maxLength: max,
+  });
 
 /** A string of 0..max characters. */
 export const IsOptionalText = (max: number) =>
-  rule('isOptionalText', Rules.optionalText(max), (v) => isCleanString(v) && codePointLength(v) <= max);
+  rule('isOptionalText', Rules.optionalText(max), (v) => isCleanString(v) && codePointLength(v) <= max, {
+    type: 'string',
+    maxLength: max,
+  });
 
 export const IsOneOf = (values: readonly string[]) =>
-  rule('isOneOf', Rules.oneOf(values), (v) => typeof v === 'string' && values.includes(v));
+  rule('isOneOf', Rules.oneOf(values), (v) => typeof v === 'string' && values.includes(v), {
+    type: 'string',
+    enum: [...values],
+  });
 
 /** A JSON number that is an integer by value (1.0 and 1e2 count) within [min, max]. */
 export const IsIntegerIn = (min: number, max: number) =>
@@ -66,18 +94,27 @@ export const IsIntegerIn = (min: number, max: number) =>
     'isIntegerIn',
     Rules.integerRange(min, max),
     (v) => Number.isInteger(v) && (v as number) >= min && (v as number) <= max,
+    { type: 'integer', minimum: min, maximum: max },
   );
 
-export const IsBool = () => rule('isBool', Rules.boolean(), (v) => typeof v === 'boolean');
+export const IsBool = () => rule('isBool', Rules.boolean(), (v) => typeof v === 'boolean', { type: 'boolean' });
 
 /** The id of another resource, written as a JSON integer ≥ 1. */
 export const IsPositiveInteger = () =>
-  rule('isPositiveInteger', Rules.positiveInteger(), (v) => Number.isInteger(v) && (v as number) >= 1);
+  rule('isPositiveInteger', Rules.positiveInteger(), (v) => Number.isInteger(v) && (v as number) >= 1, {
+    type: 'integer',
+    minimum: 1,
+  });
 
-export const IsCalendarDate = () => rule('isCalendarDate', Rules.date(), isCalendarDate);
+export const IsCalendarDate = () =>
+  rule('isCalendarDate', Rules.date(), isCalendarDate, { type: 'string', format: 'date', example: '2024-02-29' });
 
 export const IsPhone = () =>
-  rule('isPhone', Rules.phone(), (v) => typeof v === 'string' && /^\+1-[0-9]{3}-[0-9]{3}-[0-9]{4}$/.test(v));
+  rule('isPhone', Rules.phone(), (v) => typeof v === 'string' && PHONE.test(v), {
+    type: 'string',
+    pattern: PHONE.source,
+    example: '+1-555-123-4567',
+  });
 
 export const IsEmailAddress = () =>
   rule(
@@ -85,6 +122,7 @@ export const IsEmailAddress = () =>
     Rules.email(),
     (v) =>
       isCleanString(v) && codePointLength(v) >= 3 && codePointLength(v) <= 254 && /^[^\s@]+@[^\s@]+\.[^\s@]+$/u.test(v),
+    { type: 'string', format: 'email', minLength: 3, maxLength: 254 },
   );
 
 /** An array of at most maxItems strings, each 1..maxLength characters. */
@@ -96,17 +134,23 @@ export const IsTextList = (maxItems: number, maxLength: number) =>
       Array.isArray(v) &&
       v.length <= maxItems &&
       v.every((item) => isCleanString(item) && item !== '' && codePointLength(item) <= maxLength),
+    { type: 'array', items: { type: 'string', minLength: 1, maxLength }, maxItems },
   );
 
-/** A rule with its own test and sentence (for formats a single field owns, such as the fee range). */
-export const Satisfies = (name: string, test: (value: unknown) => boolean, sentence: (value: unknown) => string) =>
-  rule(name, sentence, test);
+/** A rule with its own test, sentence and schema (for formats a single field owns, such as the fee range). */
+export const Satisfies = (
+  name: string,
+  test: (value: unknown) => boolean,
+  sentence: (value: unknown) => string,
+  schema: Schema,
+) => rule(name, sentence, test, schema);
 
 /** A path-style id given as text (`^[1-9][0-9]{0,15}$`), with the resource's own "Invalid … 'id'" message. */
-export const IsIdText = (message: string) => rule('isIdText', message, (v) => isIdText(v), true);
+export const IsIdText = (message: string) =>
+  rule('isIdText', message, (v) => isIdText(v), { type: 'string', pattern: ID_TEXT.source }, true);
 
 export function isIdText(value: unknown): value is string {
-  return typeof value === 'string' && /^[1-9][0-9]{0,15}$/.test(value);
+  return typeof value === 'string' && ID_TEXT.test(value);
 }
 
 /**
@@ -120,10 +164,11 @@ export function IsNestedObject(nested: () => new () => object, fields: readonly 
     // By now the value is an instance of the nested class when the client sent an object.
     validator: { validate: (v: unknown) => v instanceof nested(), defaultMessage: () => Rules.object(fields) },
   });
-  return (target, key) => {
-    objectRule(target, key);
-    ValidateNested()(target, key);
-  };
+  return applyDecorators(
+    objectRule,
+    ValidateNested(),
+    ApiProperty({ type: nested, description: Rules.object(fields) }),
+  );
 }
 
 export function isCalendarDate(value: unknown): boolean {
@@ -144,4 +189,8 @@ export function isCalendarDate(value: unknown): boolean {
 }
 
 /** A field that may be left out of an otherwise complete body; when sent, its rule applies (and `null` is wrong). */
-export const MayBeOmitted = () => ValidateIf((_object: object, value: unknown) => value !== undefined);
+export const MayBeOmitted = () =>
+  applyDecorators(
+    ValidateIf((_object: object, value: unknown) => value !== undefined),
+    ApiProperty({ required: false }),
+  );

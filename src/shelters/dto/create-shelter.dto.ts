@@ -26,6 +26,7 @@ export class CreateShelterDto {
     'isFeeRange',
     (value) => judgeFeeRange(value) === 'valid',
     (value) => (judgeFeeRange(value) === 'other-currency' ? Rules.usd() : Rules.feeRange()),
+    { type: 'string', description: Rules.feeRange(), example: '75-200' },
   )
   adoption_fee_range!: string;
 }

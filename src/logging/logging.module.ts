@@ -1,0 +1,74 @@
+/**
+ * Structured logs with pino: one line per request (method, route, status, duration, request
+ * id) and the application's own messages, as JSON, or pretty-printed for people
+ * (`LOG_FORMAT=pretty`, the default in development). Credentials never reach a log line.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+import { Module } from '@nestjs/common';
+import { LoggerModule } from 'nestjs-pino';
+import type { Options } from 'pino-http';
+import pretty from 'pino-pretty';
+
+import { requestIdOf } from '../common/http/request-id.js';
+import { type AppConfig, appConfig } from '../config/app.config.js';
+
+type RoutedRequest = IncomingMessage & {
+  originalUrl?: string;
+  route?: { path?: string };
+  routeOptions?: { url?: string };
+};
+
+/** The route pattern that served the request (`/pets/:id`); none for an unknown endpoint. */
+function routeOf(req: RoutedRequest): string | undefined {
+  const route = req.route?.path ?? req.routeOptions?.url;
+  return route?.includes('*') ? undefined : route;
+}
+
+const REDACTED = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+  '*.token',
+  '*.admin_token',
+];
+
+export function pinoHttpOptions(config: AppConfig): Options<RoutedRequest, ServerResponse> {
+  return {
+    level: config.logLevel,
+    genReqId: (req) => requestIdOf(req),
+    // The request id goes on the request's own logger, so every line about the request carries it.
+    quietReqLogger: true,
+    customAttributeKeys: { reqId: 'request_id', responseTime: 'duration_ms' },
+    customProps: (req) => ({ route: routeOf(req) }),
+    serializers: {
+      req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),
+      res: (res: { statusCode: number }) => ({ status: res.statusCode }),
+    },
+    customSuccessMessage: (req, res, duration) =>
+      `${req.method} ${req.originalUrl ?? req.url} ${res.statusCode} ${Math.round(duration)} ms`,
+    customErrorMessage: (req, res) => `${req.method} ${req.originalUrl ?? req.url} ${res.statusCode} failed`,
+    // 5xx are errors, 4xx warnings, the rest information.
+    customLogLevel: (_req, res, error) =>
+      error !== undefined || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
+    redact: { paths: REDACTED, censor: '[redacted]' },
+  };
+}
+
+@Module({
+  imports: [
+    LoggerModule.forRootAsync({
+      inject: [appConfig.KEY],
+      useFactory: (config: AppConfig) => {
+        const options = pinoHttpOptions(config);
+        return {
+          pinoHttp:
+            config.logFormat === 'pretty'
+              ? [options, pretty({ sync: true, colorize: process.stdout.isTTY, ignore: 'pid,hostname' })]
+              : options,
+        };
+      },
+    }),
+  ],
+})
+export class LoggingModule {}
