@@ -6,10 +6,12 @@ import { randomUUID } from 'node:crypto';
 import { type Server, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 
+import type { INestApplication } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import express from 'express';
 
 import { Messages } from './common/errors/messages.js';
+import { setupOpenApi } from './common/openapi/openapi.js';
 
 export function createHttpAdapter(): ExpressAdapter {
   const app = express();
@@ -25,6 +27,12 @@ export function createHttpAdapter(): ExpressAdapter {
 
 /** Bodies are parsed after authentication by JsonBodyInterceptor, so the adapter's parser is off. */
 export const APP_OPTIONS = { bodyParser: false } as const;
+
+/** What the application needs beyond its modules, before it starts: shared by main.ts and the tests. */
+export function configureApp(app: INestApplication): void {
+  answerUnparsableRequests(app.getHttpServer() as Server);
+  setupOpenApi(app);
+}
 
 /**
  * Requests Node's HTTP parser cannot read (an unknown method such as `FOO`, a broken

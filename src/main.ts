@@ -7,7 +7,7 @@ import { NestFactory } from '@nestjs/core';
 import { Logger as PinoLogger } from 'nestjs-pino';
 
 import { AppModule } from './app.module.js';
-import { answerUnparsableRequests, APP_OPTIONS, createHttpAdapter } from './app.setup.js';
+import { APP_OPTIONS, configureApp, createHttpAdapter } from './app.setup.js';
 import { type AppConfig, appConfig } from './config/app.config.js';
 
 const SHUTDOWN_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
@@ -17,7 +17,7 @@ async function bootstrap(): Promise<void> {
   const config = app.get<AppConfig>(appConfig.KEY);
   app.useLogger(app.get(PinoLogger));
   const server = app.getHttpServer() as Server;
-  answerUnparsableRequests(server);
+  configureApp(app);
   for (const signal of SHUTDOWN_SIGNALS) {
     process.once(signal, () => void shutdown(app, server, signal, config.shutdownTimeoutMs));
   }

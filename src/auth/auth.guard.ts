@@ -4,8 +4,16 @@
  */
 import type { IncomingMessage } from 'node:http';
 
-import { type CanActivate, type ExecutionContext, Inject, Injectable, SetMetadata } from '@nestjs/common';
+import {
+  applyDecorators,
+  type CanActivate,
+  type ExecutionContext,
+  Inject,
+  Injectable,
+  SetMetadata,
+} from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { ApiBearerAuth } from '@nestjs/swagger';
 
 import { type AppConfig, appConfig } from '../config/app.config.js';
 import { ForbiddenException, UnauthorizedException } from '../common/errors/api.exception.js';
@@ -16,7 +24,13 @@ export type AuthRequirement = 'none' | 'token' | 'admin';
 const AUTH_REQUIREMENT = 'authRequirement';
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-export const RequireAuth = (requirement: AuthRequirement) => SetMetadata(AUTH_REQUIREMENT, requirement);
+/** The security schemes of the OpenAPI document; routes without `@RequireAuth` get `token` on writes. */
+export const SECURITY_SCHEMES = { token: 'token', admin: 'admin' } as const;
+
+export const RequireAuth = (requirement: AuthRequirement) =>
+  requirement === 'admin'
+    ? applyDecorators(SetMetadata(AUTH_REQUIREMENT, requirement), ApiBearerAuth(SECURITY_SCHEMES.admin))
+    : SetMetadata(AUTH_REQUIREMENT, requirement);
 
 @Injectable()
 export class AuthGuard implements CanActivate {

@@ -5,6 +5,7 @@
  * nor needs a token.
  */
 import { Controller, Get, UseFilters } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { InjectThrottlerStorage, SkipThrottle } from '@nestjs/throttler';
 
@@ -14,6 +15,7 @@ import { HealthCheckFilter } from './health-check.filter.js';
 
 const CHECK_TIMEOUT_MS = 1_500;
 
+@ApiTags('health')
 @Controller('health')
 @RequireAuth('none')
 @SkipThrottle({ minute: true, day: true })
@@ -28,12 +30,14 @@ export class HealthController {
 
   @Get('live')
   @HealthCheck()
+  @ApiOperation({ summary: 'Liveness: 200 while the process runs' })
   live() {
     return this.health.check([]);
   }
 
   @Get('ready')
   @HealthCheck()
+  @ApiOperation({ summary: 'Readiness: the database (503 when down) and Redis when configured (degraded when down)' })
   ready() {
     return this.health.check([
       () => this.database.pingCheck('database', { timeout: CHECK_TIMEOUT_MS }),

@@ -1,36 +1,49 @@
 import { Body, Controller, Delete, Get, Patch, Post, Put, Query } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 
 import { Created } from '../common/http/created.decorator.js';
 import { IfMatch } from '../common/http/etag.js';
 import { ResourceId } from '../common/http/resource-id.decorator.js';
+import { ApiError } from '../common/openapi/api-error.decorator.js';
+import { Messages } from '../common/errors/messages.js';
 import { CreateShelterDto } from './dto/create-shelter.dto.js';
+import { ShelterResponse } from './dto/shelter.response.js';
 import { ShelterQueryDto } from './dto/shelter-query.dto.js';
 import { UpdateShelterDto } from './dto/update-shelter.dto.js';
 import type { Shelter } from './shelter.entity.js';
 import { SheltersService } from './shelters.service.js';
 
+@ApiTags('shelters')
 @Controller()
 export class SheltersController {
   constructor(private readonly shelters: SheltersService) {}
 
   @Get('shelters')
+  @ApiOperation({ summary: 'List shelters, ordered by id' })
+  @ApiOkResponse({ type: [ShelterResponse] })
   findAll(@Query() _query: ShelterQueryDto): Promise<Shelter[]> {
     return this.shelters.findAll();
   }
 
   /** `/shelter/{id}` is the spec's singular spelling, kept as an alias. */
   @Get(['shelters/:id', 'shelter/:id'])
+  @ApiOperation({ summary: 'Get a shelter (`/shelter/{id}` is an alias of `/shelters/{id}`)' })
+  @ApiOkResponse({ type: ShelterResponse })
   findOne(@ResourceId('shelter') id: string): Promise<Shelter> {
     return this.shelters.findOrFail(id);
   }
 
   @Post('shelters')
   @Created('/shelters')
+  @ApiOperation({ summary: 'Create a shelter' })
+  @ApiCreatedResponse({ type: ShelterResponse })
   create(@Body() dto: CreateShelterDto): Promise<Shelter> {
     return this.shelters.create(dto);
   }
 
   @Put('shelters/:id')
+  @ApiOperation({ summary: 'Replace a shelter: every field is required' })
+  @ApiOkResponse({ type: ShelterResponse })
   replace(
     @ResourceId('shelter') id: string,
     @Body() dto: CreateShelterDto,
@@ -40,6 +53,8 @@ export class SheltersController {
   }
 
   @Patch('shelters/:id')
+  @ApiOperation({ summary: 'Update the given fields of a shelter' })
+  @ApiOkResponse({ type: ShelterResponse })
   update(
     @ResourceId('shelter') id: string,
     @Body() dto: UpdateShelterDto,
@@ -49,6 +64,9 @@ export class SheltersController {
   }
 
   @Delete('shelters/:id')
+  @ApiOperation({ summary: 'Delete a shelter that has no pets; answers with the shelter as it was' })
+  @ApiOkResponse({ type: ShelterResponse })
+  @ApiError(409, Messages.shelterHasPets('1', 3))
   remove(@ResourceId('shelter') id: string, @IfMatch() ifMatch?: string): Promise<Shelter> {
     return this.shelters.remove(id, ifMatch);
   }

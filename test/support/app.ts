@@ -1,12 +1,11 @@
 /** Boots AppModule in-process, with the same HTTP adapter settings as `main.ts`. */
-import type { Server } from 'node:http';
 import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 
 import { AppModule } from '../../src/app.module.js';
-import { answerUnparsableRequests, APP_OPTIONS, createHttpAdapter } from '../../src/app.setup.js';
+import { APP_OPTIONS, configureApp, createHttpAdapter } from '../../src/app.setup.js';
 import { provision } from './database.js';
 
 export const TOKEN = 'Bearer test-token';
@@ -23,8 +22,8 @@ export async function startApp(env: Record<string, string> = {}): Promise<INestA
   try {
     const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile();
     const app = moduleRef.createNestApplication(createHttpAdapter(), { ...APP_OPTIONS, logger: false });
+    configureApp(app);
     await app.init();
-    answerUnparsableRequests(app.getHttpServer() as Server);
     if (storage !== undefined) {
       const close = app.close.bind(app);
       app.close = async () => {

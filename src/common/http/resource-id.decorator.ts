@@ -4,21 +4,40 @@
  * reported before anything about the body, as the contract's order of checks asks.
  */
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
+import { ApiExtension, ApiParam } from '@nestjs/swagger';
 
 import { InvalidIdException } from '../errors/api.exception.js';
 import type { ResourceName } from '../errors/messages.js';
-import { isIdText } from '../validation/rules.js';
+import { ID_TEXT, isIdText } from '../validation/rules.js';
 
 /** Ids beyond the databases' 32-bit integer columns cannot exist; they are looked up as "not found". */
 export const MAX_STORED_ID = 2_147_483_647;
 
-export const ResourceId = createParamDecorator((resource: ResourceName, context: ExecutionContext): string => {
+const pathId = createParamDecorator((resource: ResourceName, context: ExecutionContext): string => {
   const id = context.switchToHttp().getRequest<{ params: Record<string, string> }>().params.id;
   if (!isIdText(id)) {
     throw new InvalidIdException(resource);
   }
   return id;
 });
+
+/** The `{id}` path parameter of a resource; it also describes the parameter to OpenAPI. */
+export function ResourceId(resource: ResourceName): ParameterDecorator {
+  return (target, key, index) => {
+    pathId(resource)(target, key, index);
+    const descriptor = Object.getOwnPropertyDescriptor(target, key!)!;
+    ApiParam({
+      name: 'id',
+      description: `The ${resource}'s id: a positive integer without sign or leading zeros.`,
+      schema: { type: 'string', pattern: ID_TEXT.source },
+      example: '1',
+    })(target, key!, descriptor);
+    // Read by the OpenAPI builder to word the operation's 400 and 404 examples.
+    ApiExtension(RESOURCE_EXTENSION, resource)(target, key, descriptor);
+  };
+}
+
+export const RESOURCE_EXTENSION = 'x-resource';
 
 /** The numeric id to look up, or undefined when no stored row can have it. */
 export function storedId(id: string | number): number | undefined {

@@ -16,7 +16,8 @@ export const COMPLETE_MESSAGE = 'completeMessage';
 export const NESTED_OBJECT = 'nestedObject';
 
 const PHONE = /^\+1-[0-9]{3}-[0-9]{3}-[0-9]{4}$/;
-const ID_TEXT = /^[1-9][0-9]{0,15}$/;
+/** A path-style id: a positive integer without sign or leading zeros, at most 16 digits. */
+export const ID_TEXT = /^[1-9][0-9]{0,15}$/;
 
 type Sentence = string | ((value: unknown) => string);
 
@@ -167,7 +168,8 @@ export function IsNestedObject(nested: () => new () => object, fields: readonly 
   return applyDecorators(
     objectRule,
     ValidateNested(),
-    ApiProperty({ type: nested, description: Rules.object(fields) }),
+    // A lazy type: the property name `type` gives the arrow function the name swagger looks for.
+    ApiProperty({ type: () => nested(), description: Rules.object(fields) }),
   );
 }
 
