@@ -13,7 +13,8 @@ import { Transactions } from './transactions.js';
   imports: [
     TypeOrmModule.forRootAsync({
       inject: [appConfig.KEY],
-      useFactory: (config: AppConfig) => buildDataSourceOptions(config.databaseUrl),
+      // Entities of every module's TypeOrmModule.forFeature() load by themselves.
+      useFactory: (config: AppConfig) => ({ ...buildDataSourceOptions(config.databaseUrl), autoLoadEntities: true }),
       dataSourceFactory: async (options) => migrate(await new DataSource(options!).initialize()),
     }),
   ],

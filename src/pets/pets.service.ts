@@ -2,10 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { EntityManager, FindOptionsWhere, Repository } from 'typeorm';
 
-import { ResourceNotFoundException } from '../common/errors/api.exception.js';
-import { assertIfMatch, conditionOn, missedWrite } from '../common/http/etag.js';
 import { isForeignKeyViolation } from '../common/errors/database-errors.js';
-import { storedId } from '../common/http/resource-id.decorator.js';
+import { VersionedStore } from '../common/resources/versioned-store.js';
 import { Transactions } from '../database/transactions.js';
 import { SheltersService } from '../shelters/shelters.service.js';
 import type { CreatePetDto } from './dto/create-pet.dto.js';
@@ -16,11 +14,15 @@ import { UnknownShelterReferenceException } from './shelter-reference.exception.
 
 @Injectable()
 export class PetsService {
+  private readonly store: VersionedStore<Pet>;
+
   constructor(
     @InjectRepository(Pet) private readonly pets: Repository<Pet>,
     private readonly shelters: SheltersService,
     private readonly transactions: Transactions,
-  ) {}
+  ) {
+    this.store = new VersionedStore(Pet, 'pet', pets.manager);
+  }
 
   async findAll(query: PetQueryDto): Promise<Pet[]> {
     const { breed, shelter_id, ...exact } = query;
@@ -35,19 +37,14 @@ export class PetsService {
   }
 
   /** The pet, or the 404 that names the id as it was sent. */
-  async findOrFail(id: string, manager: EntityManager = this.pets.manager): Promise<Pet> {
-    const key = storedId(id);
-    const pet = key === undefined ? null : await manager.findOneBy(Pet, { id: key });
-    if (!pet) {
-      throw new ResourceNotFoundException('pet', id);
-    }
-    return pet;
+  findOrFail(id: string): Promise<Pet> {
+    return this.store.findOrFail(id);
   }
 
   create(dto: CreatePetDto): Promise<Pet> {
     return this.write(dto, async (manager) => {
       await this.checkShelter(dto, manager);
-      return manager.save(manager.create(Pet, columnsOf(dto)));
+      return this.store.create(columnsOf(dto), manager);
     });
   }
 
@@ -57,29 +54,15 @@ export class PetsService {
 
   update(id: string, dto: UpdatePetDto, ifMatch?: string): Promise<Pet> {
     return this.write(dto, async (manager) => {
-      const pet = await this.findOrFail(id, manager);
-      assertIfMatch(pet, ifMatch, 'pet');
+      // Existence (404) is checked before the shelter reference (400), as the contract orders.
+      await this.store.findOrFail(id, manager);
       await this.checkShelter(dto, manager);
-      // Only the given columns are written, in one statement, so concurrent updates of other fields survive.
-      // The version in the WHERE makes the If-Match check and the write one atomic step.
-      const { affected } = await manager.update(Pet, conditionOn(pet, ifMatch), columnsOf(dto));
-      if (affected === 0) {
-        throw missedWrite('pet', id, ifMatch);
-      }
-      return this.findOrFail(id, manager);
+      return this.store.update(manager, id, columnsOf(dto), ifMatch);
     });
   }
 
   remove(id: string, ifMatch?: string): Promise<Pet> {
-    return this.transactions.run(async (manager) => {
-      const pet = await this.findOrFail(id, manager);
-      assertIfMatch(pet, ifMatch, 'pet');
-      const { affected } = await manager.delete(Pet, conditionOn(pet, ifMatch));
-      if (affected === 0) {
-        throw missedWrite('pet', id, ifMatch);
-      }
-      return pet;
-    });
+    return this.transactions.run((manager) => this.store.remove(manager, id, ifMatch));
   }
 
   private async checkShelter(dto: UpdatePetDto, manager: EntityManager): Promise<void> {

@@ -2,10 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { EntityManager, Repository } from 'typeorm';
 
-import { ResourceNotFoundException } from '../common/errors/api.exception.js';
-import { assertIfMatch, conditionOn, missedWrite } from '../common/http/etag.js';
 import { isForeignKeyViolation } from '../common/errors/database-errors.js';
 import { storedId } from '../common/http/resource-id.decorator.js';
+import { VersionedStore } from '../common/resources/versioned-store.js';
 import { Transactions } from '../database/transactions.js';
 import { Pet } from '../pets/pet.entity.js';
 import type { CreateShelterDto } from './dto/create-shelter.dto.js';
@@ -15,23 +14,22 @@ import { ShelterHasPetsException } from './shelter-has-pets.exception.js';
 
 @Injectable()
 export class SheltersService {
+  private readonly store: VersionedStore<Shelter>;
+
   constructor(
     @InjectRepository(Shelter) private readonly shelters: Repository<Shelter>,
     private readonly transactions: Transactions,
-  ) {}
+  ) {
+    this.store = new VersionedStore(Shelter, 'shelter', shelters.manager);
+  }
 
   findAll(): Promise<Shelter[]> {
     return this.shelters.find({ order: { id: 'ASC' } });
   }
 
   /** The shelter, or the 404 that names the id as it was sent. */
-  async findOrFail(id: string, manager: EntityManager = this.shelters.manager): Promise<Shelter> {
-    const key = storedId(id);
-    const shelter = key === undefined ? null : await manager.findOneBy(Shelter, { id: key });
-    if (!shelter) {
-      throw new ResourceNotFoundException('shelter', id);
-    }
-    return shelter;
+  findOrFail(id: string, manager?: EntityManager): Promise<Shelter> {
+    return this.store.findOrFail(id, manager);
   }
 
   async exists(id: number, manager: EntityManager = this.shelters.manager): Promise<boolean> {
@@ -40,7 +38,7 @@ export class SheltersService {
   }
 
   create(dto: CreateShelterDto): Promise<Shelter> {
-    return this.transactions.run((manager) => manager.save(manager.create(Shelter, columnsOf(dto))));
+    return this.transactions.run((manager) => this.store.create(columnsOf(dto), manager));
   }
 
   replace(id: string, dto: CreateShelterDto, ifMatch?: string): Promise<Shelter> {
@@ -48,34 +46,19 @@ export class SheltersService {
   }
 
   update(id: string, dto: UpdateShelterDto, ifMatch?: string): Promise<Shelter> {
-    return this.transactions.run(async (manager) => {
-      const shelter = await this.findOrFail(id, manager);
-      assertIfMatch(shelter, ifMatch, 'shelter');
-      // Only the given columns are written, in one statement, so concurrent updates of other fields survive.
-      // The version in the WHERE makes the If-Match check and the write one atomic step.
-      const { affected } = await manager.update(Shelter, conditionOn(shelter, ifMatch), columnsOf(dto));
-      if (affected === 0) {
-        throw missedWrite('shelter', id, ifMatch);
-      }
-      return this.findOrFail(id, manager);
-    });
+    return this.transactions.run((manager) => this.store.update(manager, id, columnsOf(dto), ifMatch));
   }
 
   remove(id: string, ifMatch?: string): Promise<Shelter> {
     return this.transactions
-      .run(async (manager) => {
-        const shelter = await this.findOrFail(id, manager);
-        assertIfMatch(shelter, ifMatch, 'shelter');
-        const pets = await manager.countBy(Pet, { shelter_id: shelter.id });
-        if (pets > 0) {
-          throw new ShelterHasPetsException(id, pets);
-        }
-        const { affected } = await manager.delete(Shelter, conditionOn(shelter, ifMatch));
-        if (affected === 0) {
-          throw missedWrite('shelter', id, ifMatch);
-        }
-        return shelter;
-      })
+      .run((manager) =>
+        this.store.remove(manager, id, ifMatch, async (shelter) => {
+          const pets = await manager.countBy(Pet, { shelter_id: shelter.id });
+          if (pets > 0) {
+            throw new ShelterHasPetsException(id, pets);
+          }
+        }),
+      )
       .catch(async (error: unknown) => {
         // A pet added by another connection between the count and the delete: the foreign key refused it.
         if (isForeignKeyViolation(error)) {

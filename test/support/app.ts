@@ -1,5 +1,5 @@
 /** Boots AppModule in-process, with the same HTTP adapter settings as `main.ts`. */
-import type { INestApplication } from '@nestjs/common';
+import type { INestApplication, Type } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
@@ -11,16 +11,17 @@ import { provision } from './database.js';
 export const TOKEN = 'Bearer test-token';
 
 /**
- * Starts the app with extra environment variables, restoring the environment afterwards.
+ * Starts the app (plus any extra `modules`) with extra environment variables, restoring the
+ * environment afterwards.
  * Unless `env` names a DATABASE_URL, the app gets storage of its own (see `provision`),
  * released by `app.close()`.
  */
-export async function startApp(env: Record<string, string> = {}): Promise<INestApplication> {
+export async function startApp(env: Record<string, string> = {}, modules: Type[] = []): Promise<INestApplication> {
   const storage = env.DATABASE_URL === undefined ? await provision() : undefined;
   const saved = { ...process.env };
   Object.assign(process.env, storage?.env, env);
   try {
-    const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile();
+    const moduleRef = await Test.createTestingModule({ imports: [AppModule, ...modules] }).compile();
     const app = moduleRef.createNestApplication(createHttpAdapter(), { ...APP_OPTIONS, logger: false });
     configureApp(app);
     await app.init();

@@ -3,7 +3,8 @@
  * strings of the contract come out by construction. Nothing else writes messages.
  */
 
-export type ResourceName = 'pet' | 'shelter' | 'token';
+/** A resource's singular name as clients read it: `pet`, `shelter`, `token`, or a new module's. */
+export type ResourceName = string;
 
 const capitalised = (resource: ResourceName) => resource[0].toUpperCase() + resource.slice(1);
 const notFoundSentence = (resource: ResourceName, id: string) => `${capitalised(resource)} with 'id' ${id} not found.`;

@@ -194,9 +194,7 @@ function completeOperation(
   if (!probe) {
     addErrors(operation, 503, [errorExample(503, Messages.unavailable())]);
   }
-  operation.responses = Object.fromEntries(
-    Object.entries(operation.responses).sort(([a], [b]) => a.localeCompare(b)),
-  );
+  operation.responses = Object.fromEntries(Object.entries(operation.responses).sort(([a], [b]) => a.localeCompare(b)));
 }
 
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {

@@ -1,0 +1,65 @@
+/**
+ * Reads and conditional writes of one entity with an integer `id` and a `version` column,
+ * worded for one resource name: the 404 for an unknown or impossible id, the `If-Match`
+ * check done by the write itself (412), and the 404 when another request deleted the row
+ * meanwhile. Feature services keep only what is particular to their resource.
+ */
+import type { DeepPartial, EntityManager, EntityTarget, FindOptionsWhere } from 'typeorm';
+
+import { ResourceNotFoundException } from '../errors/api.exception.js';
+import type { ResourceName } from '../errors/messages.js';
+import { assertIfMatch, conditionOn, missedWrite, type Versioned } from '../http/etag.js';
+import { storedId } from '../http/resource-id.decorator.js';
+
+export class VersionedStore<T extends Versioned> {
+  constructor(
+    private readonly entity: EntityTarget<T>,
+    private readonly name: ResourceName,
+    private readonly manager: EntityManager,
+  ) {}
+
+  /** The row, or the 404 that names the id as it was sent. */
+  async findOrFail(id: string | number, manager: EntityManager = this.manager): Promise<T> {
+    const key = storedId(id);
+    const row = key === undefined ? null : await manager.findOneBy(this.entity, { id: key } as FindOptionsWhere<T>);
+    if (!row) {
+      throw new ResourceNotFoundException(this.name, id);
+    }
+    return row;
+  }
+
+  create(columns: DeepPartial<T>, manager: EntityManager = this.manager): Promise<T> {
+    return manager.save(this.entity, manager.create(this.entity, columns));
+  }
+
+  /**
+   * Writes only the given columns, in one statement (so concurrent updates of other fields
+   * survive); the version in its WHERE makes the `If-Match` check and the write one step.
+   */
+  async update(manager: EntityManager, id: string, columns: Partial<T>, ifMatch?: string): Promise<T> {
+    const row = await this.findOrFail(id, manager);
+    assertIfMatch(row, ifMatch, this.name);
+    const { affected } = await manager.update(
+      this.entity,
+      conditionOn(row, ifMatch),
+      columns as never,
+    );
+    if (affected === 0) {
+      throw missedWrite(this.name, id, ifMatch);
+    }
+    return this.findOrFail(id, manager);
+  }
+
+  /** Deletes the row and returns it as it was; `check` may refuse first (e.g. 409). */
+  async remove(manager: EntityManager, id: string, ifMatch?: string, check?: (row: T) => Promise<void>): Promise<T> {
+    const row = await this.findOrFail(id, manager);
+    // A state conflict (409) is reported before a stale If-Match (412), as API.md §3 orders them.
+    await check?.(row);
+    assertIfMatch(row, ifMatch, this.name);
+    const { affected } = await manager.delete(this.entity, conditionOn(row, ifMatch));
+    if (affected === 0) {
+      throw missedWrite(this.name, id, ifMatch);
+    }
+    return row;
+  }
+}
