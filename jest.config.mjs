@@ -9,6 +9,9 @@ export default {
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: {
     ...Object.fromEntries(BRIDGED_PACKAGES.map((name) => [`^${name}$`, bridgeEntry(name)])),
+    // @fastify/static (CommonJS) requires content-disposition 3, which is ESM-only; Jest gets
+    // version 2 (CommonJS, the same `create` API, already installed for Express) instead.
+    '^content-disposition$': '<rootDir>/node_modules/content-disposition/dist/index.js',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }] },

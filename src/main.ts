@@ -21,8 +21,8 @@ async function bootstrap(): Promise<void> {
   for (const signal of SHUTDOWN_SIGNALS) {
     process.once(signal, () => void shutdown(app, server, signal, config.shutdownTimeoutMs));
   }
-  await app.listen(config.port);
-  Logger.log(`adoption-service listening on port ${config.port}`, 'Bootstrap');
+  await app.listen(config.port, config.host);
+  Logger.log(`adoption-service (${config.httpAdapter}) listening on ${config.host}:${config.port}`, 'Bootstrap');
 }
 
 /**

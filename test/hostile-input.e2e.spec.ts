@@ -50,7 +50,13 @@ async function sendChunked(
         host: '127.0.0.1',
         path,
         method: 'PUT',
-        headers: { Authorization: TOKEN, 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' },
+        agent: false,
+        headers: {
+          Authorization: TOKEN,
+          'Content-Type': 'application/json',
+          'Transfer-Encoding': 'chunked',
+          Connection: 'close',
+        },
       },
       (res) => {
         let body = '';

@@ -23,7 +23,9 @@ export class AuthService {
   ) {}
 
   /** The caller of this request, resolved once however many guards ask. */
-  principalOf(req: IncomingMessage): Promise<Principal> {
+  principalOf(request: IncomingMessage & { raw?: IncomingMessage }): Promise<Principal> {
+    // Keyed by Node's own request, which Fastify wraps and keeps as `raw`.
+    const req = request.raw ?? request;
     let principal = this.principals.get(req);
     if (!principal) {
       principal = this.resolve(bearerToken(req.headers.authorization));

@@ -6,8 +6,14 @@ import { registerAs } from '@nestjs/config';
 
 export type AuthMode = 'development' | 'production';
 
+export type HttpAdapterName = 'express' | 'fastify';
+
 export interface AppConfig {
   port: number;
+  /** The address to listen on. */
+  host: string;
+  /** The HTTP layer under Nest: `express` (default) or `fastify`. */
+  httpAdapter: HttpAdapterName;
   databaseUrl: string;
   bodyLimit: number;
   authMode: AuthMode;
@@ -51,12 +57,14 @@ const DEVELOPMENT_ANONYMOUS: [number, number] = [1_000_000, 100_000_000];
 
 export const DEFAULTS = {
   PORT: '3000',
+  HOST: '0.0.0.0',
   DATABASE_URL: 'sqlite:./data/adoption.sqlite',
   BODY_LIMIT: '102400',
   AUTH_MODE: 'development',
   LOG_LEVEL: 'info',
   REDIS_KEY_PREFIX: 'adoption:',
   SHUTDOWN_TIMEOUT_MS: '10000',
+  HTTP_ADAPTER: 'express',
 } as const;
 
 export class ConfigError extends Error {
@@ -160,6 +168,8 @@ export function loadAppConfig(env: Env): AppConfig {
   }
   return {
     port: integer(env, 'PORT', 0, 65535),
+    host: read(env, 'HOST'),
+    httpAdapter: oneOf(env, 'HTTP_ADAPTER', ['express', 'fastify'] as const),
     databaseUrl: databaseUrl(env),
     bodyLimit: integer(env, 'BODY_LIMIT', 1, 100 * 1024 * 1024),
     authMode,

@@ -13,15 +13,12 @@ import pretty from 'pino-pretty';
 import { requestIdOf } from '../common/http/request-id.js';
 import { type AppConfig, appConfig } from '../config/app.config.js';
 
-type RoutedRequest = IncomingMessage & {
-  originalUrl?: string;
-  route?: { path?: string };
-  routeOptions?: { url?: string };
-};
+/** Express records the matched route on the request; the Fastify adapter does the same (app.setup.ts). */
+type RoutedRequest = IncomingMessage & { originalUrl?: string; route?: { path?: string } };
 
 /** The route pattern that served the request (`/pets/:id`); none for an unknown endpoint. */
 function routeOf(req: RoutedRequest): string | undefined {
-  const route = req.route?.path ?? req.routeOptions?.url;
+  const route = req.route?.path;
   return route?.includes('*') ? undefined : route;
 }
 
@@ -62,6 +59,8 @@ export function pinoHttpOptions(config: AppConfig): Options<RoutedRequest, Serve
       useFactory: (config: AppConfig) => {
         const options = pinoHttpOptions(config);
         return {
+          // Every request, on both adapters (the same route pattern CommonModule's middleware uses).
+          forRoutes: ['*'],
           pinoHttp:
             config.logFormat === 'pretty'
               ? [options, pretty({ sync: true, colorize: process.stdout.isTTY, ignore: 'pid,hostname' })]

@@ -5,7 +5,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 
 import { AppModule } from '../../src/app.module.js';
-import { APP_OPTIONS, configureApp, createHttpAdapter } from '../../src/app.setup.js';
+import { adapterReady, APP_OPTIONS, configureApp, createHttpAdapter } from '../../src/app.setup.js';
 import { provision } from './database.js';
 
 export const TOKEN = 'Bearer test-token';
@@ -22,9 +22,10 @@ export async function startApp(env: Record<string, string> = {}, modules: Type[]
   Object.assign(process.env, storage?.env, env);
   try {
     const moduleRef = await Test.createTestingModule({ imports: [AppModule, ...modules] }).compile();
-    const app = moduleRef.createNestApplication(createHttpAdapter(), { ...APP_OPTIONS, logger: false });
+    const app = moduleRef.createNestApplication(createHttpAdapter(), { ...APP_OPTIONS, logger: false, abortOnError: false });
     configureApp(app);
     await app.init();
+    await adapterReady(app);
     if (storage !== undefined) {
       const close = app.close.bind(app);
       app.close = async () => {

@@ -42,7 +42,14 @@ export class ServiceProcess {
     }
     const port = await freePort();
     const child = spawn(process.execPath, [MAIN], {
-      env: { PATH: process.env.PATH, LOG_LEVEL: 'info', ...env, PORT: String(port) },
+      // The adapter under test (HTTP_ADAPTER) applies to the spawned service too.
+      env: {
+        PATH: process.env.PATH,
+        LOG_LEVEL: 'info',
+        HTTP_ADAPTER: process.env.HTTP_ADAPTER ?? 'express',
+        ...env,
+        PORT: String(port),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const service = new ServiceProcess(child, port);

@@ -76,7 +76,8 @@ export class ETagInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const http = context.switchToHttp();
     const req = http.getRequest<IncomingMessage>();
-    const res = http.getResponse<ServerResponse>();
+    const reply = http.getResponse<ServerResponse & { raw?: ServerResponse; code?: (status: number) => unknown }>();
+    const res = reply.raw ?? reply;
     return next.handle().pipe(
       map((result: unknown) => {
         if (!isVersioned(result) || req.method === 'DELETE') {
@@ -86,6 +87,7 @@ export class ETagInterceptor implements NestInterceptor {
         res.setHeader('ETag', etag);
         if ((req.method === 'GET' || req.method === 'HEAD') && listMatches(req.headers['if-none-match'], etag)) {
           res.statusCode = 304;
+          reply.code?.(304); // Fastify keeps the status on its reply
           return undefined;
         }
         return result;

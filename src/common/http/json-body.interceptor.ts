@@ -29,9 +29,10 @@ export class JsonBodyInterceptor implements NestInterceptor {
   constructor(@Inject(appConfig.KEY) private readonly config: AppConfig) {}
 
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
-    const req = context.switchToHttp().getRequest<RequestWithBody>();
+    const req = context.switchToHttp().getRequest<RequestWithBody & { raw?: IncomingMessage }>();
     if (METHODS_WITH_BODY.has(req.method ?? '')) {
-      req.body = await readJsonBody(req, this.config.bodyLimit);
+      // Express hands Node's request; Fastify wraps it and keeps it as `raw`.
+      req.body = await readJsonBody(req.raw ?? req, this.config.bodyLimit);
     }
     return next.handle();
   }

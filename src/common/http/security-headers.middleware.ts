@@ -1,11 +1,14 @@
 /**
  * Security headers on every response (helmet's defaults), with a content security policy
- * that suits a JSON API: nothing may be loaded or framed from its answers.
+ * that suits a JSON API: nothing may be loaded or framed from its answers. The docs page
+ * gets its own, looser policy from `setupOpenApi`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { Injectable, type NestMiddleware } from '@nestjs/common';
 import helmet from 'helmet';
+
+import { DOCS_PATH } from '../openapi/openapi.js';
 
 @Injectable()
 export class SecurityHeadersMiddleware implements NestMiddleware {
@@ -13,7 +16,10 @@ export class SecurityHeadersMiddleware implements NestMiddleware {
     contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
   });
 
-  use(req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void): void {
+  use(req: IncomingMessage & { originalUrl?: string }, res: ServerResponse, next: (error?: unknown) => void): void {
+    if ((req.originalUrl ?? req.url ?? '').startsWith(`/${DOCS_PATH}`)) {
+      return next();
+    }
     this.helmet(req, res, next);
   }
 }

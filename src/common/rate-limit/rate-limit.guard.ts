@@ -20,6 +20,9 @@ import { AuthService } from '../../auth/auth.service.js';
 import { RateLimitExceededException } from '../errors/api.exception.js';
 import { RateLimitPolicy } from './rate-limit.policy.js';
 
+type HttpRequest = IncomingMessage & { raw?: IncomingMessage; ip?: string };
+type HttpResponse = ServerResponse & { raw?: ServerResponse };
+
 interface WindowState {
   limit: number;
   remaining: number;
@@ -42,11 +45,12 @@ export class RateLimitGuard extends ThrottlerGuard {
   }
 
   override async canActivate(context: ExecutionContext): Promise<boolean> {
-    const { req, res } = this.getRequestResponse(context);
+    const { req, res } = this.getRequestResponse(context) as unknown as { req: HttpRequest; res: HttpResponse };
     try {
       return await super.canActivate(context);
     } finally {
-      this.report(req as IncomingMessage, res as ServerResponse);
+      // Express hands Node's objects; Fastify wraps them and keeps them as `raw`.
+      this.report(req.raw ?? req, res.raw ?? res);
     }
   }
 
@@ -56,16 +60,16 @@ export class RateLimitGuard extends ThrottlerGuard {
     throttler,
     blockDuration,
   }: ThrottlerRequest): Promise<boolean> {
-    const req = this.getRequestResponse(context).req as IncomingMessage & { ip?: string };
+    const { req: wrapped } = this.getRequestResponse(context) as unknown as { req: HttpRequest };
+    const req = (wrapped.raw ?? wrapped) as IncomingMessage & { ip?: string };
+    const ip = wrapped.ip ?? req.ip ?? req.socket.remoteAddress;
     const principal = await this.auth.principalOf(req);
     const limit = this.policy.limitOf(principal.tier, throttler.name ?? 'default');
     if (limit === undefined) {
       return true; // unlimited for this tier and window
     }
     const tracker =
-      principal.status === 'accepted' || principal.status === 'admin'
-        ? `token:${principal.tokenHash}`
-        : `ip:${req.ip ?? req.socket.remoteAddress}`;
+      principal.status === 'accepted' || principal.status === 'admin' ? `token:${principal.tokenHash}` : `ip:${ip}`;
     const key = `${throttler.name}:${tracker}`;
     const record = await this.storageService.increment(key, ttl, limit, blockDuration, throttler.name ?? 'default');
     const now = Math.floor(Date.now() / 1000);

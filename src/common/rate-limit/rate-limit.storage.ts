@@ -8,8 +8,10 @@ import { once } from 'node:events';
 
 import { Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
-import { type ThrottlerStorage, ThrottlerStorageService } from '@nestjs/throttler';
+import type { ThrottlerStorage } from '@nestjs/throttler';
 import { Redis } from 'ioredis';
+
+import { FixedWindowCounters } from './fixed-window-counters.js';
 
 type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
 
@@ -22,7 +24,7 @@ const REDIS_MAX_RECONNECT_DELAY_MS = 2_000;
 
 export class RateLimitStorage implements ThrottlerStorage, OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('RateLimit');
-  private readonly local = new ThrottlerStorageService();
+  private readonly local = new FixedWindowCounters();
   private readonly redis: Redis | undefined;
   private readonly shared: ThrottlerStorageRedisService | undefined;
   private usingLocal = false;
@@ -108,7 +110,7 @@ export class RateLimitStorage implements ThrottlerStorage, OnModuleInit, OnAppli
   }
 
   onApplicationShutdown(): void {
-    this.local.onApplicationShutdown();
+    this.local.close();
     this.redis?.disconnect(false);
   }
 }

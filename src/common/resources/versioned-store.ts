@@ -39,11 +39,7 @@ export class VersionedStore<T extends Versioned> {
   async update(manager: EntityManager, id: string, columns: Partial<T>, ifMatch?: string): Promise<T> {
     const row = await this.findOrFail(id, manager);
     assertIfMatch(row, ifMatch, this.name);
-    const { affected } = await manager.update(
-      this.entity,
-      conditionOn(row, ifMatch),
-      columns as never,
-    );
+    const { affected } = await manager.update(this.entity, conditionOn(row, ifMatch), columns as never);
     if (affected === 0) {
       throw missedWrite(this.name, id, ifMatch);
     }

@@ -1,0 +1,223 @@
+/**
+ * `npm run bench`: the built service on Express and on Fastify against the raw baseline
+ * (bench/baseline.mjs), on copies of one SQLite database of 50 shelters and 10,000 pets,
+ * with the same autocannon scenarios. Rate limits are set high, but the throttler, the auth
+ * guard and the error filter stay in the pipeline as in production.
+ *
+ * Prints requests/s, p50, p99, errors and the ratio to the baseline per scenario, and each
+ * service's peak RSS; writes the figures to bench/results/. BENCH_DURATION (seconds per
+ * scenario, default 5) and BENCH_CONNECTIONS (default 50) tune a run.
+ */
+import { spawn } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import autocannon from 'autocannon';
+import Database from 'better-sqlite3';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const DURATION = Number(process.env.BENCH_DURATION ?? 5);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const SHELTERS = 50;
+const PETS = 10_000;
+const TOKEN = 'Bearer bench';
+const work = mkdtempSync(join(tmpdir(), 'adoption-bench-'));
+
+const pet = (index) => ({
+  name: `Pet ${index}`,
+  species: index % 2 === 0 ? 'cat' : 'dog',
+  breed: ['Siamese', 'Beagle', 'Tabby', 'Collie'][index % 4],
+  age_months: index % 200,
+  gender: index % 3 === 0 ? 'female' : 'male',
+  size: ['small', 'medium', 'large'][index % 3],
+  temperament: 'calm, friendly',
+  medical: { spayed_neutered: index % 2 === 0, vaccinations: ['rabies', 'fvrcp'] },
+  description: 'A good companion looking for a home.',
+  shelter_id: 1 + (index % SHELTERS),
+  status: ['available', 'available', 'pending', 'adopted'][index % 4],
+  intake_date: `2025-${String(1 + (index % 12)).padStart(2, '0')}-15`,
+});
+
+const randomId = () => 1 + Math.floor(Math.random() * PETS);
+const json = { 'content-type': 'application/json', authorization: TOKEN };
+
+const SCENARIOS = [
+  {
+    name: 'GET /pets/{id}',
+    requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/pets/${randomId()}` }) }],
+  },
+  {
+    name: 'GET /pets?species=cat&status=available',
+    requests: [{ method: 'GET', path: '/pets?species=cat&status=available' }],
+  },
+  { name: 'GET /shelters', requests: [{ method: 'GET', path: '/shelters' }] },
+  {
+    name: 'POST /pets',
+    requests: [{ method: 'POST', path: '/pets', headers: json, body: JSON.stringify(pet(PETS + 1)) }],
+  },
+  {
+    name: 'PATCH /pets/{id}',
+    requests: [
+      {
+        method: 'PATCH',
+        headers: json,
+        setupRequest: (req) => ({
+          ...req,
+          path: `/pets/${randomId()}`,
+          body: JSON.stringify({ age_months: randomId() % 600 }),
+        }),
+      },
+    ],
+  },
+];
+
+function start(command, args, env) {
+  const child = spawn(process.execPath, [command, ...args], {
+    cwd: root,
+    env: { PATH: process.env.PATH, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  child.output = () => output;
+  return child;
+}
+
+async function waitFor(url) {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    try {
+      if ((await fetch(url)).ok) {
+        return;
+      }
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${url} did not answer`);
+}
+
+async function stop(child) {
+  child.kill('SIGTERM');
+  await new Promise((resolve) => child.once('exit', resolve));
+}
+
+/** Peak resident set size of a process, from the kernel's high-water mark. */
+function peakRssMb(pid) {
+  const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Math.round(Number(match[1]) / 1024) : undefined;
+}
+
+function serviceEnv(file, adapter, port) {
+  return {
+    DATABASE_URL: `sqlite:${file}`,
+    HTTP_ADAPTER: adapter,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    LOG_FORMAT: 'json',
+    RATE_LIMIT_PER_MINUTE: '1000000000',
+    RATE_LIMIT_PER_DAY: '1000000000000',
+  };
+}
+
+/** An empty database migrated by the service itself, then filled in one transaction. */
+async function buildTemplate() {
+  const file = join(work, 'template.sqlite');
+  const service = start('dist/src/main.js', [], serviceEnv(file, 'express', 3990));
+  await waitFor('http://127.0.0.1:3990/health/live');
+  await stop(service);
+  const db = new Database(file);
+  const insertShelter = db.prepare(`INSERT INTO shelters (name, address, phone, email, hours, available_pet_count,
+    adoption_fee_range, version) VALUES (?, '1 Main St', '+1-555-123-4567', 'team@example.org', 'daily', 10, '50-100', 1)`);
+  const insertPet = db.prepare(`INSERT INTO pets (name, species, breed, breed_key, age_months, gender, size,
+    temperament, medical_spayed_neutered, medical_vaccinations, description, shelter_id, status, intake_date, version)
+    VALUES (@name, @species, @breed, @breed_key, @age_months, @gender, @size, @temperament, @spayed, @vaccinations,
+    @description, @shelter_id, @status, @intake_date, 1)`);
+  db.transaction(() => {
+    for (let index = 1; index <= SHELTERS; index++) {
+      insertShelter.run(`Shelter ${index}`);
+    }
+    for (let index = 1; index <= PETS; index++) {
+      const row = pet(index);
+      insertPet.run({
+        ...row,
+        breed_key: row.breed.toLowerCase(),
+        spayed: row.medical.spayed_neutered ? 1 : 0,
+        vaccinations: JSON.stringify(row.medical.vaccinations),
+      });
+    }
+  })();
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  db.close();
+  return file;
+}
+
+async function measure(url, scenario) {
+  const options = { url, connections: CONNECTIONS, pipelining: 1, requests: scenario.requests };
+  await autocannon({ ...options, duration: 1 }); // warm-up
+  const result = await autocannon({ ...options, duration: DURATION });
+  return {
+    requests_per_second: Math.round(result.requests.average),
+    p50_ms: result.latency.p50,
+    p99_ms: result.latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx,
+  };
+}
+
+const TARGETS = [
+  { name: 'baseline', command: 'bench/baseline.mjs', args: (file, port) => [file, String(port)] },
+  { name: 'express', command: 'dist/src/main.js', adapter: 'express' },
+  { name: 'fastify', command: 'dist/src/main.js', adapter: 'fastify' },
+];
+
+try {
+  const template = await buildTemplate();
+  const results = {};
+  for (const [index, target] of TARGETS.entries()) {
+    const port = 3991 + index;
+    const file = join(work, `${target.name}.sqlite`);
+    copyFileSync(template, file);
+    const child = target.adapter
+      ? start(target.command, [], serviceEnv(file, target.adapter, port))
+      : start(target.command, target.args(file, port), {});
+    await waitFor(`http://127.0.0.1:${port}/shelters`);
+    results[target.name] = { scenarios: {} };
+    for (const scenario of SCENARIOS) {
+      results[target.name].scenarios[scenario.name] = await measure(`http://127.0.0.1:${port}`, scenario);
+    }
+    results[target.name].peak_rss_mb = peakRssMb(child.pid);
+    await stop(child);
+  }
+
+  const rows = [];
+  for (const scenario of SCENARIOS) {
+    const base = results.baseline.scenarios[scenario.name].requests_per_second;
+    for (const target of TARGETS) {
+      const figures = results[target.name].scenarios[scenario.name];
+      figures.ratio_to_baseline = Number((figures.requests_per_second / base).toFixed(2));
+      rows.push({ scenario: scenario.name, target: target.name, ...figures });
+    }
+  }
+  console.table(rows);
+  for (const target of TARGETS) {
+    console.log(`${target.name}: peak RSS ${results[target.name].peak_rss_mb} MB`);
+  }
+  const outDir = join(root, 'bench', 'results');
+  mkdirSync(outDir, { recursive: true });
+  const out = join(outDir, `bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  writeFileSync(
+    out,
+    JSON.stringify(
+      { duration_s: DURATION, connections: CONNECTIONS, pets: PETS, shelters: SHELTERS, results },
+      null,
+      2,
+    ),
+  );
+  console.log(`results: ${out}`);
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
