@@ -1,27 +1,88 @@
 /**
- * Runs multi-statement writes in one transaction. better-sqlite3 gives TypeORM a single
- * connection, so two transactions in flight at once would interleave on it; on SQLite the
- * writes therefore queue behind each other. PostgreSQL gives each transaction its own connection.
+ * Runs multi-statement writes in one transaction each. PostgreSQL gives each transaction
+ * its own connection. better-sqlite3 gives TypeORM a single connection, so on SQLite the
+ * writes queue, and the queue commits in groups: the writes waiting at that moment run one
+ * after another inside one transaction, each in a savepoint of its own (a failing write is
+ * rolled back alone and gets its own error), and one COMMIT makes them all durable. No
+ * write is acknowledged before that COMMIT. One disk flush per group instead of per write
+ * is what lets concurrent writes scale with `synchronous=FULL`.
  */
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource, type EntityManager, type QueryRunner } from 'typeorm';
+
+/** The most writes one COMMIT carries. */
+const MAX_GROUP = 64;
+const SAVEPOINT = 'write';
+
+interface QueuedWrite {
+  work: (manager: EntityManager) => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
 
 @Injectable()
 export class Transactions {
-  private queue: Promise<unknown> = Promise.resolve();
-  private readonly serialised: boolean;
+  private readonly queue: QueuedWrite[] = [];
+  private draining = false;
+  private readonly grouped: boolean;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
-    this.serialised = dataSource.options.type === 'better-sqlite3';
+    this.grouped = dataSource.options.type === 'better-sqlite3';
   }
 
   run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    if (!this.serialised) {
+    if (!this.grouped) {
       return this.dataSource.transaction(work);
     }
-    const result = this.queue.then(() => this.dataSource.transaction(work));
-    this.queue = result.catch(() => undefined);
-    return result;
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      if (!this.draining) {
+        this.draining = true;
+        // Let the writes that arrive in this turn of the event loop join the group.
+        setImmediate(() => void this.drain());
+      }
+    });
+  }
+
+  private async drain(): Promise<void> {
+    while (this.queue.length > 0) {
+      await this.commitGroup(this.queue.splice(0, MAX_GROUP));
+    }
+    this.draining = false;
+  }
+
+  private async commitGroup(group: QueuedWrite[]): Promise<void> {
+    const runner = this.dataSource.createQueryRunner();
+    const outcomes: (() => void)[] = [];
+    try {
+      await runner.startTransaction();
+      for (const write of group) {
+        outcomes.push(await this.runInSavepoint(runner, write));
+      }
+      await runner.commitTransaction();
+      outcomes.forEach((settle) => settle());
+    } catch (error) {
+      if (runner.isTransactionActive) {
+        await runner.rollbackTransaction().catch(() => undefined);
+      }
+      group.forEach((write) => write.reject(error));
+    } finally {
+      await runner.release();
+    }
+  }
+
+  /** Runs one write; returns how to settle its promise once the group has committed. */
+  private async runInSavepoint(runner: QueryRunner, write: QueuedWrite): Promise<() => void> {
+    await runner.query(`SAVEPOINT ${SAVEPOINT}`);
+    try {
+      const value = await write.work(runner.manager);
+      await runner.query(`RELEASE ${SAVEPOINT}`);
+      return () => write.resolve(value);
+    } catch (error) {
+      await runner.query(`ROLLBACK TO ${SAVEPOINT}`);
+      await runner.query(`RELEASE ${SAVEPOINT}`);
+      return () => write.reject(error);
+    }
   }
 }
