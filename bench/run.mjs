@@ -22,6 +22,7 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SHELTERS = 50;
 const PETS = 10_000;
+const LARGE_LIST_PETS = 100_000;
 const TOKEN = 'Bearer bench';
 const work = mkdtempSync(join(tmpdir(), 'adoption-bench-'));
 
@@ -125,8 +126,8 @@ function serviceEnv(file, adapter, port) {
 }
 
 /** An empty database migrated by the service itself, then filled in one transaction. */
-async function buildTemplate() {
-  const file = join(work, 'template.sqlite');
+async function buildTemplate(pets = PETS, name = 'template') {
+  const file = join(work, `${name}.sqlite`);
   const service = start('dist/src/main.js', [], serviceEnv(file, 'express', 3990));
   await waitFor('http://127.0.0.1:3990/health/live');
   await stop(service);
@@ -141,7 +142,7 @@ async function buildTemplate() {
     for (let index = 1; index <= SHELTERS; index++) {
       insertShelter.run(`Shelter ${index}`);
     }
-    for (let index = 1; index <= PETS; index++) {
+    for (let index = 1; index <= pets; index++) {
       const row = pet(index);
       insertPet.run({
         ...row,
@@ -166,6 +167,43 @@ async function measure(url, scenario) {
     p99_ms: result.latency.p99,
     errors: result.errors + result.timeouts + result.non2xx,
   };
+}
+
+/** Current resident set size of a process. */
+function rssMb(pid) {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Math.round(Number(match[1]) / 1024) : undefined;
+}
+
+/** RSS growth of the service while it serves `GET /pets` over 100,000 pets, three times in a row. */
+async function largeList(template, adapter, port) {
+  const file = join(work, `large-${adapter}.sqlite`);
+  copyFileSync(template, file);
+  const child = start('dist/src/main.js', [], serviceEnv(file, adapter, port));
+  await waitFor(`http://127.0.0.1:${port}/shelters`);
+  const before = rssMb(child.pid);
+  let peak = before;
+  let bytes = 0;
+  const sampler = setInterval(() => (peak = Math.max(peak, rssMb(child.pid) ?? 0)), 20);
+  const started = Date.now();
+  for (let round = 0; round < 3; round++) {
+    const res = await fetch(`http://127.0.0.1:${port}/pets`);
+    const text = await res.text();
+    bytes = text.length;
+    if (JSON.parse(text).length !== LARGE_LIST_PETS) {
+      throw new Error('the large list is incomplete');
+    }
+  }
+  clearInterval(sampler);
+  const result = {
+    rss_before_mb: before,
+    rss_peak_mb: peak,
+    rss_growth_mb: peak - before,
+    body_mb: Math.round(bytes / 1024 / 1024),
+    ms_per_list: Math.round((Date.now() - started) / 3),
+  };
+  await stop(child);
+  return result;
 }
 
 const TARGETS = [
@@ -193,6 +231,12 @@ try {
     await stop(child);
   }
 
+  const large = await buildTemplate(LARGE_LIST_PETS, 'large');
+  results.large_list = {};
+  for (const [index, adapter] of ['express', 'fastify'].entries()) {
+    results.large_list[adapter] = await largeList(large, adapter, 3995 + index);
+  }
+
   const rows = [];
   for (const scenario of SCENARIOS) {
     const base = results.baseline.scenarios[scenario.name].requests_per_second;
@@ -205,6 +249,13 @@ try {
   console.table(rows);
   for (const target of TARGETS) {
     console.log(`${target.name}: peak RSS ${results[target.name].peak_rss_mb} MB`);
+  }
+  for (const [adapter, figures] of Object.entries(results.large_list)) {
+    console.log(
+      `${adapter}: GET /pets over ${LARGE_LIST_PETS.toLocaleString('en')} pets (${figures.body_mb} MB) in ` +
+        `${figures.ms_per_list} ms; RSS ${figures.rss_before_mb} -> ${figures.rss_peak_mb} MB ` +
+        `(growth ${figures.rss_growth_mb} MB)`,
+    );
   }
   const outDir = join(root, 'bench', 'results');
   mkdirSync(outDir, { recursive: true });

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Patch, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Patch, Post, Put, Query, type StreamableFile } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 
 import { Created } from '../common/http/created.decorator.js';
@@ -19,7 +19,7 @@ export class PetsController {
   @Get()
   @ApiOperation({ summary: 'List pets, filtered by any of the query parameters (combined with AND), ordered by id' })
   @ApiOkResponse({ type: [PetResponse] })
-  findAll(@Query() query: PetQueryDto): Promise<Pet[]> {
+  findAll(@Query() query: PetQueryDto): Promise<Pet[] | StreamableFile> {
     return this.pets.findAll(query);
   }
 

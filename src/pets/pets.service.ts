@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type StreamableFile } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { EntityManager, FindOptionsWhere, Repository } from 'typeorm';
 
@@ -24,7 +24,8 @@ export class PetsService {
     this.store = new VersionedStore(Pet, 'pet', pets.manager);
   }
 
-  async findAll(query: PetQueryDto): Promise<Pet[]> {
+  /** The matching pets ordered by id (a long list is streamed). */
+  async findAll(query: PetQueryDto): Promise<Pet[] | StreamableFile> {
     const { breed, shelter_id, ...exact } = query;
     const where: FindOptionsWhere<Pet> = { ...exact };
     if (shelter_id !== undefined) {
@@ -33,7 +34,7 @@ export class PetsService {
     if (breed !== undefined) {
       where.breed_key = breedKey(breed);
     }
-    return this.pets.find({ where, order: { id: 'ASC' } });
+    return this.store.list(where);
   }
 
   /** The pet, or the 404 that names the id as it was sent. */

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Patch, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Patch, Post, Put, Query, type StreamableFile } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 
 import { Created } from '../common/http/created.decorator.js';
@@ -21,7 +21,7 @@ export class SheltersController {
   @Get('shelters')
   @ApiOperation({ summary: 'List shelters, ordered by id' })
   @ApiOkResponse({ type: [ShelterResponse] })
-  findAll(@Query() _query: ShelterQueryDto): Promise<Shelter[]> {
+  findAll(@Query() _query: ShelterQueryDto): Promise<Shelter[] | StreamableFile> {
     return this.shelters.findAll();
   }
 

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type StreamableFile } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { EntityManager, Repository } from 'typeorm';
 
@@ -23,8 +23,9 @@ export class SheltersService {
     this.store = new VersionedStore(Shelter, 'shelter', shelters.manager);
   }
 
-  findAll(): Promise<Shelter[]> {
-    return this.shelters.find({ order: { id: 'ASC' } });
+  /** Every shelter ordered by id (a long list is streamed). */
+  findAll(): Promise<Shelter[] | StreamableFile> {
+    return this.store.list({});
   }
 
   /** The shelter, or the 404 that names the id as it was sent. */

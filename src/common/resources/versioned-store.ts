@@ -4,7 +4,10 @@
  * check done by the write itself (412), and the 404 when another request deleted the row
  * meanwhile. Feature services keep only what is particular to their resource.
  */
-import type { DeepPartial, EntityManager, EntityMetadata, EntityTarget } from 'typeorm';
+import { Readable } from 'node:stream';
+
+import { StreamableFile } from '@nestjs/common';
+import type { DeepPartial, EntityManager, EntityMetadata, EntityTarget, FindOptionsWhere } from 'typeorm';
 
 import { ResourceNotFoundException } from '../errors/api.exception.js';
 import type { ResourceName } from '../errors/messages.js';
@@ -12,6 +15,8 @@ import { assertIfMatch, conditionOn, missedWrite, type Versioned } from '../http
 import { storedId } from '../http/resource-id.decorator.js';
 
 const ALIAS = 'row';
+/** Rows per query when a list is streamed. */
+const LIST_BATCH = 1_000;
 
 export class VersionedStore<T extends Versioned> {
   private readonly metadata: EntityMetadata;
@@ -43,6 +48,42 @@ export class VersionedStore<T extends Versioned> {
       throw new ResourceNotFoundException(this.name, id);
     }
     return this.hydrate(rows[0]);
+  }
+
+  /**
+   * The rows matching `where`, ordered by id. A list that fits in one batch is answered
+   * whole; a longer one is streamed as a JSON array, batch by batch, so memory stays flat
+   * however long it is (each batch then sees the rows committed by the time it is read).
+   */
+  async list(where: FindOptionsWhere<T>): Promise<T[] | StreamableFile> {
+    const first = await this.batch(where, 0);
+    if (first.length < LIST_BATCH) {
+      return first;
+    }
+    return new StreamableFile(Readable.from(this.jsonArray(where, first)), { type: 'application/json; charset=utf-8' });
+  }
+
+  private async batch(where: FindOptionsWhere<T>, after: number): Promise<T[]> {
+    const rows = await this.manager
+      .createQueryBuilder(this.entity, ALIAS)
+      .where(where)
+      .andWhere(`${ALIAS}.id > :after`, { after })
+      .orderBy(`${ALIAS}.id`, 'ASC')
+      .limit(LIST_BATCH)
+      .getRawMany<Record<string, unknown>>();
+    return rows.map((row) => this.hydrate(row));
+  }
+
+  private async *jsonArray(where: FindOptionsWhere<T>, first: T[]): AsyncGenerator<string> {
+    let batch = first;
+    yield `[${batch.map((row) => JSON.stringify(row)).join(',')}`;
+    while (batch.length === LIST_BATCH) {
+      batch = await this.batch(where, batch[batch.length - 1].id);
+      if (batch.length > 0) {
+        yield `,${batch.map((row) => JSON.stringify(row)).join(',')}`;
+      }
+    }
+    yield ']';
   }
 
   private hydrate(row: Record<string, unknown>): T {
