@@ -3,7 +3,6 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type { EntityManager, Repository } from 'typeorm';
 
 import { isForeignKeyViolation } from '../common/errors/database-errors.js';
-import { storedId } from '../common/http/resource-id.decorator.js';
 import { VersionedStore } from '../common/resources/versioned-store.js';
 import { Transactions } from '../database/transactions.js';
 import { Pet } from '../pets/pet.entity.js';
@@ -33,9 +32,8 @@ export class SheltersService {
     return this.store.findOrFail(id, manager);
   }
 
-  async exists(id: number, manager: EntityManager = this.shelters.manager): Promise<boolean> {
-    const key = storedId(id);
-    return key !== undefined && (await manager.existsBy(Shelter, { id: key }));
+  exists(id: number, manager?: EntityManager): Promise<boolean> {
+    return this.store.exists(id, manager);
   }
 
   create(dto: CreateShelterDto): Promise<Shelter> {

@@ -95,8 +95,19 @@ export class VersionedStore<T extends Versioned> {
     return entity as T;
   }
 
-  create(columns: DeepPartial<T>, manager: EntityManager = this.manager): Promise<T> {
-    return manager.save(this.entity, manager.create(this.entity, columns));
+  /**
+   * Inserts a row and returns it without reading it back: every column is known but the
+   * generated id, and a new row's version is 1.
+   */
+  async create(columns: DeepPartial<T>, manager: EntityManager = this.manager): Promise<T> {
+    const { identifiers } = await manager.insert(this.entity, { ...columns, version: 1 } as never);
+    return Object.assign(this.metadata.create(), columns, { id: identifiers[0].id as number, version: 1 }) as T;
+  }
+
+  /** Whether a row with this id exists (one prebuilt statement, like `findOrFail`). */
+  async exists(id: string | number, manager: EntityManager = this.manager): Promise<boolean> {
+    const key = storedId(id);
+    return key !== undefined && (await manager.query<unknown[]>(this.byIdSql, [key])).length > 0;
   }
 
   /**
