@@ -47,7 +47,7 @@ export class HealthController {
 
   private async redis() {
     const session = this.indicators.check('redis');
-    return (await this.rateLimits.ping(CHECK_TIMEOUT_MS))
+    return (await this.rateLimits.ping())
       ? session.up()
       : session.degraded({ message: 'unreachable; rate limits are counted per instance until it is back' });
   }

@@ -54,12 +54,10 @@ export class PetsService {
   }
 
   update(id: string, dto: UpdatePetDto, ifMatch?: string): Promise<Pet> {
-    return this.write(dto, async (manager) => {
-      // Existence (404) is checked before the shelter reference (400), as the contract orders.
-      await this.store.findOrFail(id, manager);
-      await this.checkShelter(dto, manager);
-      return this.store.update(manager, id, columnsOf(dto), ifMatch);
-    });
+    // Existence (404), then the shelter reference (400), then If-Match (412), as the contract orders.
+    return this.write(dto, (manager) =>
+      this.store.update(manager, id, columnsOf(dto), ifMatch, () => this.checkShelter(dto, manager)),
+    );
   }
 
   remove(id: string, ifMatch?: string): Promise<Pet> {

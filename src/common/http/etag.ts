@@ -12,6 +12,7 @@ import {
   Injectable,
   type NestInterceptor,
 } from '@nestjs/common';
+import { ApiHeader } from '@nestjs/swagger';
 import { map, type Observable } from 'rxjs';
 
 import { type ApiException, PreconditionFailedException, ResourceNotFoundException } from '../errors/api.exception.js';
@@ -41,11 +42,25 @@ export function listMatches(header: string | undefined, etag: string): boolean {
   });
 }
 
-/** The request's `If-Match` header, for services to check before they write. */
-export const IfMatch = createParamDecorator((_: unknown, context: ExecutionContext): string | undefined => {
+const ifMatchHeader = createParamDecorator((_: unknown, context: ExecutionContext): string | undefined => {
   const value = context.switchToHttp().getRequest<IncomingMessage>().headers['if-match'];
   return typeof value === 'string' ? value : undefined;
 });
+
+/**
+ * The request's `If-Match` header, for services to check before they write. It also
+ * documents the header (and so the operation's 412) in the OpenAPI document.
+ */
+export function IfMatch(): ParameterDecorator {
+  return (target, key, index) => {
+    ifMatchHeader()(target, key, index);
+    ApiHeader({
+      name: 'If-Match',
+      required: false,
+      description: 'Write only if the resource still has this ETag (or any, with `*`); otherwise 412.',
+    })(target, key!, Object.getOwnPropertyDescriptor(target, key!)!);
+  };
+}
 
 /** 412 unless the `If-Match` header (when sent) names the resource's current tag. */
 export function assertIfMatch(resource: Versioned, ifMatch: string | undefined, name: ResourceName): void {

@@ -80,18 +80,13 @@ const ERROR_SCHEMA = {
 
 const headerRef = (name: string): ReferenceObject => ({ $ref: `#/components/headers/${name}` });
 
-function conditionalHeader(name: 'If-Match' | 'If-None-Match'): ParameterObject {
-  return {
-    name,
-    in: 'header',
-    required: false,
-    schema: { type: 'string' },
-    description:
-      name === 'If-Match'
-        ? 'Write only if the resource still has this ETag (or any, with `*`); otherwise 412.'
-        : 'Answer 304 without a body if the resource still has this ETag.',
-  };
-}
+const IF_NONE_MATCH: ParameterObject = {
+  name: 'If-None-Match',
+  in: 'header',
+  required: false,
+  schema: { type: 'string' },
+  description: 'Answer 304 without a body if the resource still has this ETag.',
+};
 
 /** Adds examples to the operation's response for `status`, creating it when absent. */
 function addErrors(operation: OperationObject, status: number, examples: ErrorExample[]): void {
@@ -122,13 +117,14 @@ function completeOperation(
   for (const parameter of parameters.filter((candidate) => candidate.in === 'query')) {
     parameter.required = false;
   }
-  const conditional = resource !== undefined && resource !== 'token';
-  if (conditional && method === 'get') {
-    parameters.push(conditionalHeader('If-None-Match'));
+  // Single-resource reads are tagged (ETagInterceptor); writes that take `@IfMatch()` document the header.
+  const taggedRead = method === 'get' && resource !== undefined;
+  const conditionalWrite = parameters.some((parameter) => parameter.in === 'header' && parameter.name === 'If-Match');
+  if (taggedRead) {
+    parameters.push(IF_NONE_MATCH);
     operation.responses[304] = { description: 'Not Modified: the `If-None-Match` tag still matches.' };
   }
-  if (conditional && method !== 'get') {
-    parameters.push(conditionalHeader('If-Match'));
+  if (conditionalWrite && resource !== undefined) {
     addErrors(operation, 412, [errorExample(412, Messages.preconditionFailed(resource))]);
   }
 
@@ -144,7 +140,7 @@ function completeOperation(
         headers[name] = headerRef(name);
       }
     }
-    if (conditional && method !== 'delete') {
+    if (taggedRead || (conditionalWrite && method !== 'delete')) {
       headers.ETag = headerRef('ETag');
     }
     if (status === '201') {

@@ -114,8 +114,16 @@ export class VersionedStore<T extends Versioned> {
    * Writes only the given columns, in one statement (so concurrent updates of other fields
    * survive); the version in its WHERE makes the `If-Match` check and the write one step.
    */
-  async update(manager: EntityManager, id: string, columns: Partial<T>, ifMatch?: string): Promise<T> {
+  async update(
+    manager: EntityManager,
+    id: string,
+    columns: Partial<T>,
+    ifMatch?: string,
+    check?: (row: T) => Promise<void>,
+  ): Promise<T> {
     const row = await this.findOrFail(id, manager);
+    // A reference problem (400) is reported before a stale If-Match (412), as API.md §3 orders them.
+    await check?.(row);
     assertIfMatch(row, ifMatch, this.name);
     const { affected } = await manager.update(this.entity, conditionOn(row, ifMatch), columns as never);
     if (affected === 0) {
