@@ -6,7 +6,8 @@
  *
  * Prints requests/s, p50, p99, errors and the ratio to the baseline per scenario, and each
  * service's peak RSS; writes the figures to bench/results/. BENCH_DURATION (seconds per
- * scenario, default 5) and BENCH_CONNECTIONS (default 50) tune a run.
+ * scenario, default 5) and BENCH_CONNECTIONS (default 50) tune a run; BENCH_KEEP=1 keeps the
+ * databases it built, and says where.
  */
 import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -42,18 +43,20 @@ const pet = (index) => ({
 });
 
 const randomId = () => 1 + Math.floor(Math.random() * PETS);
-const json = { 'content-type': 'application/json', authorization: TOKEN };
+/** What HTTP clients send anyway (fetch, browsers, curl --compressed); the baseline ignores it. */
+const client = { 'accept-encoding': 'gzip, deflate, br' };
+const json = { ...client, 'content-type': 'application/json', authorization: TOKEN };
 
 const SCENARIOS = [
   {
     name: 'GET /pets/{id}',
-    requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/pets/${randomId()}` }) }],
+    requests: [{ method: 'GET', headers: client, setupRequest: (req) => ({ ...req, path: `/pets/${randomId()}` }) }],
   },
   {
     name: 'GET /pets?species=cat&status=available',
-    requests: [{ method: 'GET', path: '/pets?species=cat&status=available' }],
+    requests: [{ method: 'GET', headers: client, path: '/pets?species=cat&status=available' }],
   },
-  { name: 'GET /shelters', requests: [{ method: 'GET', path: '/shelters' }] },
+  { name: 'GET /shelters', requests: [{ method: 'GET', headers: client, path: '/shelters' }] },
   {
     name: 'POST /pets',
     requests: [{ method: 'POST', path: '/pets', headers: json, body: JSON.stringify(pet(PETS + 1)) }],
@@ -270,5 +273,9 @@ try {
   );
   console.log(`results: ${out}`);
 } finally {
-  rmSync(work, { recursive: true, force: true });
+  if (process.env.BENCH_KEEP) {
+    console.log(`databases kept in ${work}`);
+  } else {
+    rmSync(work, { recursive: true, force: true });
+  }
 }

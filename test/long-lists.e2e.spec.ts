@@ -51,6 +51,13 @@ describe('long lists', () => {
     expect(dogs.every((pet) => pet.species === 'dog' && (pet.id - 1) % 3 === 0)).toBe(true);
   });
 
+  it('streams the list gzip compressed to a client that accepts gzip', async () => {
+    const res = await http(app).get('/pets').set('Accept-Encoding', 'gzip').expect(200);
+    expect(res.headers['content-encoding']).toBe('gzip');
+    expect(res.headers.vary).toMatch(/Accept-Encoding/);
+    expect((res.body as unknown[]).length).toBe(COUNT);
+  });
+
   it('answers HEAD without a body', async () => {
     const res = await http(app).head('/pets').expect(200);
     expect(res.text).toBeUndefined();

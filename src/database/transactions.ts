@@ -6,6 +6,9 @@
  * rolled back alone and gets its own error), and one COMMIT makes them all durable. No
  * write is acknowledged before that COMMIT. One disk flush per group instead of per write
  * is what lets concurrent writes scale with `synchronous=FULL`.
+ *
+ * On SQLite it also tells readers whether the data may have changed (`dataVersion`), so
+ * that list answers can be kept until then.
  */
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -26,9 +29,24 @@ export class Transactions {
   private readonly queue: QueuedWrite[] = [];
   private draining = false;
   private readonly grouped: boolean;
+  /** Groups this process has finished (committed or rolled back). */
+  private finishedGroups = 0;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     this.grouped = dataSource.options.type === 'better-sqlite3';
+  }
+
+  /**
+   * Changes whenever data may have changed: after each write of this process, and (SQLite's
+   * `data_version`) after each commit by another connection to the same file, such as a seed
+   * script. `undefined` on PostgreSQL, where other instances write unseen.
+   */
+  async dataVersion(): Promise<string | undefined> {
+    if (!this.grouped) {
+      return undefined;
+    }
+    const [{ data_version }] = await this.dataSource.query<{ data_version: number }[]>('PRAGMA data_version');
+    return `${this.finishedGroups}:${data_version}`;
   }
 
   run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
@@ -68,6 +86,7 @@ export class Transactions {
       }
       group.forEach((write) => write.reject(error));
     } finally {
+      this.finishedGroups++;
       await runner.release();
     }
   }

@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import type { Options } from 'pino-http';
+import { type Level, pino } from 'pino';
 import pretty from 'pino-pretty';
 
 import { requestIdOf } from '../common/http/request-id.js';
@@ -30,6 +31,9 @@ function routeOf(req: RoutedRequest): string | undefined {
 const REDACTED = ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'];
 
 export function pinoHttpOptions(config: AppConfig): Options<RoutedRequest, ServerResponse> {
+  const threshold = pino.levels.values[config.logLevel] ?? Infinity;
+  // A line below the configured level is not even put together.
+  const enabled = (level: Level): Level | 'silent' => (pino.levels.values[level] >= threshold ? level : 'silent');
   return {
     level: config.logLevel,
     genReqId: (req) => requestIdOf(req),
@@ -46,7 +50,7 @@ export function pinoHttpOptions(config: AppConfig): Options<RoutedRequest, Serve
     customErrorMessage: (req, res) => `${req.method} ${req.originalUrl ?? req.url} ${res.statusCode} failed`,
     // 5xx are errors, 4xx warnings, the rest information.
     customLogLevel: (_req, res, error) =>
-      error !== undefined || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
+      enabled(error !== undefined || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
     redact: { paths: REDACTED, censor: '[redacted]' },
   };
 }

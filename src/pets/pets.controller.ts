@@ -1,9 +1,11 @@
-import { Body, Controller, Delete, Get, Patch, Post, Put, Query, type StreamableFile } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Patch, Post, Put, Query, UseInterceptors } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 
 import { Created } from '../common/http/created.decorator.js';
 import { IfMatch } from '../common/http/etag.js';
+import { JsonListInterceptor } from '../common/http/json-list.interceptor.js';
 import { ResourceId } from '../common/http/resource-id.decorator.js';
+import type { JsonList } from '../common/resources/json-list.js';
 import { CreatePetDto } from './dto/create-pet.dto.js';
 import { PetResponse } from './dto/pet.response.js';
 import { PetQueryDto } from './dto/pet-query.dto.js';
@@ -17,9 +19,10 @@ export class PetsController {
   constructor(private readonly pets: PetsService) {}
 
   @Get()
+  @UseInterceptors(JsonListInterceptor)
   @ApiOperation({ summary: 'List pets, filtered by any of the query parameters (combined with AND), ordered by id' })
   @ApiOkResponse({ type: [PetResponse] })
-  findAll(@Query() query: PetQueryDto): Promise<Pet[] | StreamableFile> {
+  findAll(@Query() query: PetQueryDto): Promise<JsonList> {
     return this.pets.findAll(query);
   }
 

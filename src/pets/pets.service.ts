@@ -1,8 +1,9 @@
-import { Injectable, type StreamableFile } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { EntityManager, FindOptionsWhere, Repository } from 'typeorm';
 
 import { isForeignKeyViolation } from '../common/errors/database-errors.js';
+import type { JsonList } from '../common/resources/json-list.js';
 import { VersionedStore } from '../common/resources/versioned-store.js';
 import { Transactions } from '../database/transactions.js';
 import { SheltersService } from '../shelters/shelters.service.js';
@@ -21,11 +22,11 @@ export class PetsService {
     private readonly shelters: SheltersService,
     private readonly transactions: Transactions,
   ) {
-    this.store = new VersionedStore(Pet, 'pet', pets.manager);
+    this.store = new VersionedStore(Pet, 'pet', pets.manager, transactions);
   }
 
   /** The matching pets ordered by id (a long list is streamed). */
-  async findAll(query: PetQueryDto): Promise<Pet[] | StreamableFile> {
+  async findAll(query: PetQueryDto): Promise<JsonList> {
     const { breed, shelter_id, ...exact } = query;
     const where: FindOptionsWhere<Pet> = { ...exact };
     if (shelter_id !== undefined) {

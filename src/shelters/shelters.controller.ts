@@ -1,9 +1,11 @@
-import { Body, Controller, Delete, Get, Patch, Post, Put, Query, type StreamableFile } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Patch, Post, Put, Query, UseInterceptors } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 
 import { Created } from '../common/http/created.decorator.js';
 import { IfMatch } from '../common/http/etag.js';
+import { JsonListInterceptor } from '../common/http/json-list.interceptor.js';
 import { ResourceId } from '../common/http/resource-id.decorator.js';
+import type { JsonList } from '../common/resources/json-list.js';
 import { ApiError } from '../common/openapi/api-error.decorator.js';
 import { Messages } from '../common/errors/messages.js';
 import { CreateShelterDto } from './dto/create-shelter.dto.js';
@@ -19,9 +21,10 @@ export class SheltersController {
   constructor(private readonly shelters: SheltersService) {}
 
   @Get('shelters')
+  @UseInterceptors(JsonListInterceptor)
   @ApiOperation({ summary: 'List shelters, ordered by id' })
   @ApiOkResponse({ type: [ShelterResponse] })
-  findAll(@Query() _query: ShelterQueryDto): Promise<Shelter[] | StreamableFile> {
+  findAll(@Query() _query: ShelterQueryDto): Promise<JsonList> {
     return this.shelters.findAll();
   }
 

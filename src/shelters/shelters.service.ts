@@ -1,8 +1,9 @@
-import { Injectable, type StreamableFile } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { EntityManager, Repository } from 'typeorm';
 
 import { isForeignKeyViolation } from '../common/errors/database-errors.js';
+import type { JsonList } from '../common/resources/json-list.js';
 import { VersionedStore } from '../common/resources/versioned-store.js';
 import { Transactions } from '../database/transactions.js';
 import { Pet } from '../pets/pet.entity.js';
@@ -19,11 +20,11 @@ export class SheltersService {
     @InjectRepository(Shelter) private readonly shelters: Repository<Shelter>,
     private readonly transactions: Transactions,
   ) {
-    this.store = new VersionedStore(Shelter, 'shelter', shelters.manager);
+    this.store = new VersionedStore(Shelter, 'shelter', shelters.manager, transactions);
   }
 
   /** Every shelter ordered by id (a long list is streamed). */
-  findAll(): Promise<Shelter[] | StreamableFile> {
+  findAll(): Promise<JsonList> {
     return this.store.list({});
   }
 

@@ -6,6 +6,7 @@ import { DataSource } from 'typeorm';
 
 import { AppModule } from '../../src/app.module.js';
 import { adapterReady, APP_OPTIONS, configureApp, createHttpAdapter } from '../../src/app.setup.js';
+import { Transactions } from '../../src/database/transactions.js';
 import { provision } from './database.js';
 
 export const TOKEN = 'Bearer test-token';
@@ -49,10 +50,12 @@ export async function resetDatabase(app: INestApplication): Promise<void> {
     await dataSource.query('TRUNCATE pets, shelters, api_tokens RESTART IDENTITY CASCADE');
     return;
   }
-  await dataSource.query('DELETE FROM pets');
-  await dataSource.query('DELETE FROM shelters');
-  await dataSource.query('DELETE FROM api_tokens');
-  await dataSource.query('DELETE FROM sqlite_sequence');
+  // Through the service's own write path, so list answers it keeps are known to be stale.
+  await app.get(Transactions).run(async (manager) => {
+    for (const table of ['pets', 'shelters', 'api_tokens', 'sqlite_sequence']) {
+      await manager.query(`DELETE FROM ${table}`);
+    }
+  });
 }
 
 export function http(app: INestApplication) {

@@ -4,29 +4,52 @@
  * check done by the write itself (412), and the 404 when another request deleted the row
  * meanwhile. Feature services keep only what is particular to their resource.
  */
-import { Readable } from 'node:stream';
-
-import { StreamableFile } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
 import type { DeepPartial, EntityManager, EntityMetadata, EntityTarget, FindOptionsWhere } from 'typeorm';
 
 import { ResourceNotFoundException } from '../errors/api.exception.js';
 import type { ResourceName } from '../errors/messages.js';
 import { assertIfMatch, conditionOn, missedWrite, type Versioned } from '../http/etag.js';
 import { storedId } from '../http/resource-id.decorator.js';
+import { JsonList } from './json-list.js';
 
 const ALIAS = 'row';
 /** Rows per query when a list is streamed. */
 const LIST_BATCH = 1_000;
+/** Bytes of list answers one store keeps, and the longest answer it keeps. */
+const CACHE_BYTES = 32 * 1024 * 1024;
+const CACHE_ANSWER_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Says whether the stored data may have changed since an earlier call: a different token
+ * means it may have. `undefined` means answers cannot be kept (another process may write
+ * without this one being able to tell).
+ */
+export interface DataVersion {
+  dataVersion(): Promise<string | undefined>;
+}
+
+interface KeptList {
+  version: string;
+  list: JsonList;
+}
 
 export class VersionedStore<T extends Versioned> {
   private readonly metadata: EntityMetadata;
   /** `SELECT … WHERE id = <parameter>`, built once from the entity's metadata. */
   private readonly byIdSql: string;
 
+  /** List answers by filter, each valid while the data version it was read at is current. */
+  private readonly lists = new LRUCache<string, KeptList>({
+    maxSize: CACHE_BYTES,
+    sizeCalculation: (kept) => Math.max(1, kept.list.length ?? 0),
+  });
+
   constructor(
     private readonly entity: EntityTarget<T>,
     private readonly name: ResourceName,
     private readonly manager: EntityManager,
+    private readonly versions?: DataVersion,
   ) {
     this.metadata = manager.connection.getMetadata(entity);
     // TypeORM writes the SQL (column expressions differ per database, e.g. json() on SQLite); once.
@@ -51,16 +74,27 @@ export class VersionedStore<T extends Versioned> {
   }
 
   /**
-   * The rows matching `where`, ordered by id. A list that fits in one batch is answered
-   * whole; a longer one is streamed as a JSON array, batch by batch, so memory stays flat
-   * however long it is (each batch then sees the rows committed by the time it is read).
+   * The rows matching `where`, ordered by id, as JSON. A list that fits in one batch is
+   * answered whole; a longer one is streamed, batch by batch, so memory stays flat however
+   * long it is (each batch then sees the rows committed by the time it is read). An answer
+   * of up to 4 MB is kept and served again until the data changes.
    */
-  async list(where: FindOptionsWhere<T>): Promise<T[] | StreamableFile> {
+  async list(where: FindOptionsWhere<T>): Promise<JsonList> {
+    const version = await this.versions?.dataVersion();
+    const key = JSON.stringify(Object.entries(where).sort(([a], [b]) => a.localeCompare(b)));
+    const kept = this.lists.get(key);
+    if (kept !== undefined && kept.version === version) {
+      return kept.list;
+    }
+    const keep =
+      version === undefined ? undefined : (list: JsonList) => this.lists.set(key, { version, list });
     const first = await this.batch(where, 0);
     if (first.length < LIST_BATCH) {
-      return first;
+      const list = JsonList.whole(Buffer.from(JSON.stringify(first)));
+      keep?.(list);
+      return list;
     }
-    return new StreamableFile(Readable.from(this.jsonArray(where, first)), { type: 'application/json; charset=utf-8' });
+    return JsonList.streamed(() => this.jsonArray(where, first, keep));
   }
 
   private async batch(where: FindOptionsWhere<T>, after: number): Promise<T[]> {
@@ -74,16 +108,34 @@ export class VersionedStore<T extends Versioned> {
     return rows.map((row) => this.hydrate(row));
   }
 
-  private async *jsonArray(where: FindOptionsWhere<T>, first: T[]): AsyncGenerator<string> {
+  /** The list as JSON text, batch by batch; a short enough one is handed to `keep` at the end. */
+  private async *jsonArray(
+    where: FindOptionsWhere<T>,
+    first: T[],
+    keep?: (list: JsonList) => unknown,
+  ): AsyncGenerator<string> {
+    const chunks: Buffer[] = [];
+    let bytes = keep === undefined ? Infinity : 0;
+    const chunk = (text: string): string => {
+      if (bytes <= CACHE_ANSWER_BYTES) {
+        const buffer = Buffer.from(text);
+        bytes += buffer.length;
+        chunks.push(buffer);
+      }
+      return text;
+    };
     let batch = first;
-    yield `[${batch.map((row) => JSON.stringify(row)).join(',')}`;
+    yield chunk(`[${batch.map((row) => JSON.stringify(row)).join(',')}`);
     while (batch.length === LIST_BATCH) {
       batch = await this.batch(where, batch[batch.length - 1].id);
       if (batch.length > 0) {
-        yield `,${batch.map((row) => JSON.stringify(row)).join(',')}`;
+        yield chunk(`,${batch.map((row) => JSON.stringify(row)).join(',')}`);
       }
     }
-    yield ']';
+    yield chunk(']');
+    if (bytes <= CACHE_ANSWER_BYTES) {
+      keep?.(JsonList.whole(Buffer.concat(chunks)));
+    }
   }
 
   private hydrate(row: Record<string, unknown>): T {
