@@ -248,10 +248,10 @@ describe('HTTP contract', () => {
       error(404, 'Not Found', "Shelter with 'id' 42 not found."),
     );
     await expectResponse(
-      http(app).get('/shelters?limit=1'),
+      http(app).get('/shelters?species=cat'),
       400,
       error(400, 'Bad Request', 'Invalid query parameter format', {
-        details: [{ field: 'limit', message: "Unknown query parameter: 'limit'." }],
+        details: [{ field: 'species', message: "Unknown query parameter: 'species'." }],
       }),
     );
   });

@@ -57,7 +57,11 @@ describe('list answers', () => {
   });
 
   it('leaves a short answer uncompressed', async () => {
-    const res = await http(app).get('/pets').query({ breed: 'Unknown breed' }).set('Accept-Encoding', 'gzip').expect(200);
+    const res = await http(app)
+      .get('/pets')
+      .query({ breed: 'Unknown breed' })
+      .set('Accept-Encoding', 'gzip')
+      .expect(200);
     expect(res.headers['content-encoding']).toBeUndefined();
     expect(res.body).toEqual([]);
   });

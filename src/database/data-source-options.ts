@@ -10,12 +10,15 @@ import type Database from 'better-sqlite3';
 import type { DataSourceOptions } from 'typeorm';
 
 import { ApiToken } from '../auth/api-token.entity.js';
+import { IdempotencyKey } from '../idempotency/idempotency-key.entity.js';
 import { Pet } from '../pets/pet.entity.js';
+import { PetStatusChange } from '../pets/pet-status-change.entity.js';
 import { Shelter } from '../shelters/shelter.entity.js';
 import { InitialSchema1763800000000 } from './migrations/1763800000000-initial-schema.js';
+import { ListsHistoryIdempotency1763900000000 } from './migrations/1763900000000-lists-history-idempotency.js';
 
-export const entities = [Shelter, Pet, ApiToken];
-export const migrations = [InitialSchema1763800000000];
+export const entities = [Shelter, Pet, PetStatusChange, ApiToken, IdempotencyKey];
+export const migrations = [InitialSchema1763800000000, ListsHistoryIdempotency1763900000000];
 
 const SQLITE_PREFIX = 'sqlite:';
 const POSTGRES_POOL_SIZE = 10;

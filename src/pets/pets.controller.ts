@@ -5,12 +5,14 @@ import { Created } from '../common/http/created.decorator.js';
 import { IfMatch } from '../common/http/etag.js';
 import { JsonListInterceptor } from '../common/http/json-list.interceptor.js';
 import { ResourceId } from '../common/http/resource-id.decorator.js';
-import type { JsonList } from '../common/resources/json-list.js';
+import type { ListPage } from '../common/resources/paging.js';
+import { Idempotent } from '../idempotency/idempotent.decorator.js';
 import { CreatePetDto } from './dto/create-pet.dto.js';
-import { PetResponse } from './dto/pet.response.js';
+import { PetResponse, PetStatusChangeResponse } from './dto/pet.response.js';
 import { PetQueryDto } from './dto/pet-query.dto.js';
 import { UpdatePetDto } from './dto/update-pet.dto.js';
 import type { Pet } from './pet.entity.js';
+import type { PetStatusChange } from './pet-status-change.entity.js';
 import { PetsService } from './pets.service.js';
 
 @ApiTags('pets')
@@ -22,7 +24,7 @@ export class PetsController {
   @UseInterceptors(JsonListInterceptor)
   @ApiOperation({ summary: 'List pets, filtered by any of the query parameters (combined with AND), ordered by id' })
   @ApiOkResponse({ type: [PetResponse] })
-  findAll(@Query() query: PetQueryDto): Promise<JsonList> {
+  findAll(@Query() query: PetQueryDto): Promise<ListPage> {
     return this.pets.findAll(query);
   }
 
@@ -33,8 +35,16 @@ export class PetsController {
     return this.pets.findOrFail(id);
   }
 
+  @Get(':id/history')
+  @ApiOperation({ summary: "A pet's statuses, oldest first, each with the time it was set (creation included)" })
+  @ApiOkResponse({ type: [PetStatusChangeResponse] })
+  history(@ResourceId('pet') id: string): Promise<PetStatusChange[]> {
+    return this.pets.history(id);
+  }
+
   @Post()
   @Created('/pets')
+  @Idempotent()
   @ApiOperation({ summary: 'Create a pet in an existing shelter' })
   @ApiCreatedResponse({ type: PetResponse })
   create(@Body() dto: CreatePetDto): Promise<Pet> {

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import type { EntityManager, FindOptionsWhere, Repository } from 'typeorm';
+import type { EntityManager, FindOperator, FindOptionsWhere, Repository } from 'typeorm';
 
 import { isForeignKeyViolation } from '../common/errors/database-errors.js';
-import type { JsonList } from '../common/resources/json-list.js';
+import { anyOf, both, containing, within } from '../common/resources/filters.js';
+import { type ListPage, pagingOf } from '../common/resources/paging.js';
 import { VersionedStore } from '../common/resources/versioned-store.js';
 import { Transactions } from '../database/transactions.js';
 import { SheltersService } from '../shelters/shelters.service.js';
@@ -11,7 +12,13 @@ import type { CreatePetDto } from './dto/create-pet.dto.js';
 import type { PetQueryDto } from './dto/pet-query.dto.js';
 import type { UpdatePetDto } from './dto/update-pet.dto.js';
 import { breedKey, Pet } from './pet.entity.js';
+import { PetStatusChange } from './pet-status-change.entity.js';
 import { UnknownShelterReferenceException } from './shelter-reference.exception.js';
+
+/** The text fields `q` searches. */
+const SEARCHED = ['name', 'breed', 'temperament', 'description'] as const;
+
+const optionalNumber = (text?: string) => (text === undefined ? undefined : Number(text));
 
 @Injectable()
 export class PetsService {
@@ -25,17 +32,40 @@ export class PetsService {
     this.store = new VersionedStore(Pet, 'pet', pets.manager, transactions);
   }
 
-  /** The matching pets ordered by id (a long list is streamed). */
-  async findAll(query: PetQueryDto): Promise<JsonList> {
-    const { breed, shelter_id, ...exact } = query;
-    const where: FindOptionsWhere<Pet> = { ...exact };
-    if (shelter_id !== undefined) {
-      where.shelter_id = (await this.shelters.findOrFail(shelter_id)).id;
+  /** The matching pets, in the asked order or by id, whole or one page (a long list is streamed). */
+  async findAll(query: PetQueryDto): Promise<ListPage> {
+    const postgres = this.pets.manager.connection.options.type === 'postgres';
+    const where: FindOptionsWhere<Pet> = {};
+    for (const field of ['species', 'status', 'size', 'gender'] as const) {
+      if (query[field] !== undefined) {
+        where[field] = anyOf(query[field]) as never;
+      }
     }
-    if (breed !== undefined) {
-      where.breed_key = breedKey(breed);
+    if (query.breed !== undefined) {
+      where.breed_key = breedKey(query.breed);
     }
-    return this.store.list(where);
+    if (query.shelter_id !== undefined) {
+      where.shelter_id = (await this.shelters.findOrFail(query.shelter_id)).id;
+    }
+    if (query.temperament !== undefined) {
+      where.temperament = containing(query.temperament, 'temperament', postgres);
+    }
+    const ages = within(optionalNumber(query.age_months_min), optionalNumber(query.age_months_max));
+    if (ages !== undefined) {
+      where.age_months = ages;
+    }
+    const intake = within(query.intake_date_from, query.intake_date_to);
+    if (intake !== undefined) {
+      where.intake_date = intake;
+    }
+    const search = query.q === undefined ? undefined : containing(query.q, 'q', postgres);
+    return this.store.list({
+      where:
+        search === undefined
+          ? where
+          : SEARCHED.map((field) => ({ ...where, [field]: both(where[field] as FindOperator<string>, search) })),
+      ...pagingOf(query),
+    });
   }
 
   /** The pet, or the 404 that names the id as it was sent. */
@@ -43,10 +73,18 @@ export class PetsService {
     return this.store.findOrFail(id);
   }
 
+  /** The pet's statuses, oldest first, each with the time it was set; 404 for an unknown pet. */
+  async history(id: string): Promise<PetStatusChange[]> {
+    const pet = await this.store.findOrFail(id);
+    return this.pets.manager.find(PetStatusChange, { where: { pet_id: pet.id }, order: { id: 'ASC' } });
+  }
+
   create(dto: CreatePetDto): Promise<Pet> {
     return this.write(dto, async (manager) => {
       await this.checkShelter(dto, manager);
-      return this.store.create(columnsOf(dto), manager);
+      const pet = await this.store.create(columnsOf(dto), manager);
+      await recordStatus(manager, pet);
+      return pet;
     });
   }
 
@@ -56,9 +94,17 @@ export class PetsService {
 
   update(id: string, dto: UpdatePetDto, ifMatch?: string): Promise<Pet> {
     // Existence (404), then the shelter reference (400), then If-Match (412), as the contract orders.
-    return this.write(dto, (manager) =>
-      this.store.update(manager, id, columnsOf(dto), ifMatch, () => this.checkShelter(dto, manager)),
-    );
+    return this.write(dto, async (manager) => {
+      let previousStatus: string | undefined;
+      const pet = await this.store.update(manager, id, columnsOf(dto), ifMatch, (current) => {
+        previousStatus = current.status;
+        return this.checkShelter(dto, manager);
+      });
+      if (pet.status !== previousStatus) {
+        await recordStatus(manager, pet);
+      }
+      return pet;
+    });
   }
 
   remove(id: string, ifMatch?: string): Promise<Pet> {
@@ -82,6 +128,11 @@ export class PetsService {
       throw error;
     }
   }
+}
+
+/** Adds the pet's current status to its history. */
+async function recordStatus(manager: EntityManager, pet: Pet): Promise<void> {
+  await manager.insert(PetStatusChange, { pet_id: pet.id, status: pet.status, changed_at: new Date() });
 }
 
 /** The columns a body sets: `medical` spreads over its two columns and `breed` brings its search key. */

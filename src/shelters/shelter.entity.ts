@@ -1,7 +1,9 @@
-import { Column, Entity, PrimaryGeneratedColumn, VersionColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryGeneratedColumn, VersionColumn } from 'typeorm';
 
 /** A shelter profile. `toJSON` gives the API body: the contract's fields in order, `id` last. */
 @Entity({ name: 'shelters' })
+// By code point on PostgreSQL (COLLATE "C"): see the migration.
+@Index('idx_shelters_name', { synchronize: false })
 export class Shelter {
   @PrimaryGeneratedColumn({ type: 'integer' })
   id!: number;

@@ -5,7 +5,8 @@ import { Created } from '../common/http/created.decorator.js';
 import { IfMatch } from '../common/http/etag.js';
 import { JsonListInterceptor } from '../common/http/json-list.interceptor.js';
 import { ResourceId } from '../common/http/resource-id.decorator.js';
-import type { JsonList } from '../common/resources/json-list.js';
+import type { ListPage } from '../common/resources/paging.js';
+import { Idempotent } from '../idempotency/idempotent.decorator.js';
 import { ApiError } from '../common/openapi/api-error.decorator.js';
 import { Messages } from '../common/errors/messages.js';
 import { CreateShelterDto } from './dto/create-shelter.dto.js';
@@ -24,8 +25,8 @@ export class SheltersController {
   @UseInterceptors(JsonListInterceptor)
   @ApiOperation({ summary: 'List shelters, ordered by id' })
   @ApiOkResponse({ type: [ShelterResponse] })
-  findAll(@Query() _query: ShelterQueryDto): Promise<JsonList> {
-    return this.shelters.findAll();
+  findAll(@Query() query: ShelterQueryDto): Promise<ListPage> {
+    return this.shelters.findAll(query);
   }
 
   /** `/shelter/{id}` is the spec's singular spelling, kept as an alias. */
@@ -38,6 +39,7 @@ export class SheltersController {
 
   @Post('shelters')
   @Created('/shelters')
+  @Idempotent()
   @ApiOperation({ summary: 'Create a shelter' })
   @ApiCreatedResponse({ type: ShelterResponse })
   create(@Body() dto: CreateShelterDto): Promise<Shelter> {

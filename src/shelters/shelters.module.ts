@@ -1,13 +1,14 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 
+import { IdempotencyModule } from '../idempotency/idempotency.module.js';
 import { Pet } from '../pets/pet.entity.js';
 import { Shelter } from './shelter.entity.js';
 import { SheltersController } from './shelters.controller.js';
 import { SheltersService } from './shelters.service.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Shelter, Pet])],
+  imports: [IdempotencyModule, TypeOrmModule.forFeature([Shelter, Pet])],
   controllers: [SheltersController],
   providers: [SheltersService],
   exports: [SheltersService],

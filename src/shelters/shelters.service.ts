@@ -3,11 +3,12 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type { EntityManager, Repository } from 'typeorm';
 
 import { isForeignKeyViolation } from '../common/errors/database-errors.js';
-import type { JsonList } from '../common/resources/json-list.js';
+import { type ListPage, pagingOf } from '../common/resources/paging.js';
 import { VersionedStore } from '../common/resources/versioned-store.js';
 import { Transactions } from '../database/transactions.js';
 import { Pet } from '../pets/pet.entity.js';
 import type { CreateShelterDto } from './dto/create-shelter.dto.js';
+import type { ShelterQueryDto } from './dto/shelter-query.dto.js';
 import type { UpdateShelterDto } from './dto/update-shelter.dto.js';
 import { Shelter } from './shelter.entity.js';
 import { ShelterHasPetsException } from './shelter-has-pets.exception.js';
@@ -23,9 +24,9 @@ export class SheltersService {
     this.store = new VersionedStore(Shelter, 'shelter', shelters.manager, transactions);
   }
 
-  /** Every shelter ordered by id (a long list is streamed). */
-  findAll(): Promise<JsonList> {
-    return this.store.list({});
+  /** Every shelter, in the asked order or by id, whole or one page (a long list is streamed). */
+  findAll(query: ShelterQueryDto): Promise<ListPage> {
+    return this.store.list({ where: {}, ...pagingOf(query) });
   }
 
   /** The shelter, or the 404 that names the id as it was sent. */

@@ -23,7 +23,11 @@ export async function startApp(env: Record<string, string> = {}, modules: Type[]
   Object.assign(process.env, storage?.env, env);
   try {
     const moduleRef = await Test.createTestingModule({ imports: [AppModule, ...modules] }).compile();
-    const app = moduleRef.createNestApplication(createHttpAdapter(), { ...APP_OPTIONS, logger: false, abortOnError: false });
+    const app = moduleRef.createNestApplication(createHttpAdapter(), {
+      ...APP_OPTIONS,
+      logger: false,
+      abortOnError: false,
+    });
     configureApp(app);
     await app.init();
     await adapterReady(app);

@@ -55,3 +55,15 @@ export function isForeignKeyViolation(error: unknown): boolean {
   }
   return false;
 }
+
+/** A duplicate primary or unique key (SQLite or PostgreSQL). */
+export function isUniqueViolation(error: unknown): boolean {
+  for (let current: unknown = error, depth = 0; current && depth < 4; depth++) {
+    const { code, driverError } = current as { code?: unknown; driverError?: unknown };
+    if (code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505') {
+      return true;
+    }
+    current = driverError;
+  }
+  return false;
+}

@@ -26,6 +26,9 @@ export const Rules = {
   textList: (maxItems: number) => `Must be an array of at most ${maxItems} non-empty strings.`,
   referenceNotFound: (resource: ResourceName, id: string) => notFoundSentence(resource, id),
   singleQueryValue: () => 'Must be given once, as a single value.',
+  notWith: (other: string) => `Must not be given together with '${other}'.`,
+  onlyWith: (other: string) => `Must be given together with '${other}'.`,
+  visibleText: (max: number) => `Must be 1 to ${max} visible characters.`,
 } as const;
 
 export const Messages = {
@@ -34,6 +37,8 @@ export const Messages = {
   unknownField: (field: string) => `Unknown field: '${field}'.`,
   unknownQueryParameter: (name: string) => `Unknown query parameter: '${name}'.`,
   invalidQuery: () => 'Invalid query parameter format',
+  idempotencyKeyReused: () => 'Idempotency-Key was already used with a different request body.',
+  idempotencyInProgress: () => 'A request with this Idempotency-Key is still in progress.',
   invalidId: (resource: ResourceName) => `Invalid ${resource} 'id'. Must be a positive integer.`,
   notFound: (resource: ResourceName, id: string) => notFoundSentence(resource, id),
   endpointNotFound: () => 'The requested endpoint does not exist.',

@@ -19,6 +19,8 @@ const EXPOSED_HEADERS = [
   'X-RateLimit-Reset',
 ];
 const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'If-Match', 'If-None-Match', 'X-Request-Id'];
+/** Allowed too, and named in a preflight's answer when the preflight asks for them. */
+const OPTIONAL_HEADERS = ['Idempotency-Key'];
 const PREFLIGHT_MAX_AGE_SECONDS = 600;
 
 @Injectable()
@@ -29,14 +31,16 @@ export class CorsMiddleware implements NestMiddleware {
     this.handler =
       config.corsOrigins === undefined
         ? undefined
-        : cors({
-            origin: config.corsOrigins,
-            methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
-            allowedHeaders: ALLOWED_HEADERS,
-            exposedHeaders: EXPOSED_HEADERS,
-            maxAge: PREFLIGHT_MAX_AGE_SECONDS,
-            preflightContinue: true,
-          });
+        : cors((req, callback) =>
+            callback(null, {
+              origin: config.corsOrigins,
+              methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+              allowedHeaders: [...ALLOWED_HEADERS, ...requestedOf(req.headers, OPTIONAL_HEADERS)],
+              exposedHeaders: EXPOSED_HEADERS,
+              maxAge: PREFLIGHT_MAX_AGE_SECONDS,
+              preflightContinue: true,
+            }),
+          );
   }
 
   use(req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void): void {
@@ -44,5 +48,22 @@ export class CorsMiddleware implements NestMiddleware {
       return next();
     }
     this.handler(req, res, next);
+  }
+}
+
+/** Those of `headers` that a preflight asks to send. */
+function requestedOf(requestHeaders: IncomingMessage['headers'], headers: string[]): string[] {
+  const requested = (requestHeaders['access-control-request-headers'] ?? '').toLowerCase().split(/\s*,\s*/);
+  return headers.filter((header) => requested.includes(header.toLowerCase()));
+}
+
+/**
+ * Lets a browser read these headers of this answer too, where CORS is on for the request's
+ * origin (headers only some answers carry, such as a page's `Link`).
+ */
+export function exposeToCors(res: ServerResponse, headers: string[]): void {
+  const exposed = res.getHeader('Access-Control-Expose-Headers');
+  if (typeof exposed === 'string') {
+    res.setHeader('Access-Control-Expose-Headers', [exposed, ...headers].join(','));
   }
 }

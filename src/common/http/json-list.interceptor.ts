@@ -1,9 +1,17 @@
 /**
- * Sends the `JsonList` a list route returns: gzip compressed when the request's
+ * Sends the `ListPage` a list route returns: gzip compressed when the request's
  * `Accept-Encoding` allows it and the body is worth it, as it is otherwise. Every list
- * answer says `Vary: Accept-Encoding`, so caches keep the two codings apart.
+ * answer says `Vary: Accept-Encoding`, so caches keep the two codings apart. A page also
+ * gets `X-Total-Count` and an RFC 8288 `Link` header (first, prev, next, last) whose
+ * targets keep the request's other query parameters.
  */
-import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor, StreamableFile } from '@nestjs/common';
+import {
+  type CallHandler,
+  type ExecutionContext,
+  Injectable,
+  type NestInterceptor,
+  StreamableFile,
+} from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 
@@ -11,7 +19,8 @@ import Negotiator from 'negotiator';
 import { from, mergeMap, type Observable } from 'rxjs';
 import vary from 'vary';
 
-import { JsonList } from '../resources/json-list.js';
+import { type ListPage, offsetParameter, type Page } from '../resources/paging.js';
+import { exposeToCors } from './cors.middleware.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const CODINGS = ['gzip', 'identity'];
@@ -26,13 +35,18 @@ export class JsonListInterceptor implements NestInterceptor {
       .handle()
       .pipe(
         mergeMap((result: unknown) =>
-          result instanceof JsonList ? from(this.send(result, req.raw ?? req, reply.raw ?? reply)) : [result],
+          isListPage(result) ? from(this.send(result, req.raw ?? req, reply.raw ?? reply)) : [result],
         ),
       );
   }
 
-  private async send(list: JsonList, req: IncomingMessage, res: ServerResponse): Promise<StreamableFile> {
+  private async send({ list, page }: ListPage, req: IncomingMessage, res: ServerResponse): Promise<StreamableFile> {
     vary(res, 'Accept-Encoding');
+    if (page !== undefined) {
+      res.setHeader('X-Total-Count', String(page.total));
+      res.setHeader('Link', links(req.url ?? '/', page));
+      exposeToCors(res, ['Link', 'X-Total-Count']);
+    }
     const coding = list.compressible ? new Negotiator(req).encoding(CODINGS) : 'identity';
     if (coding !== 'gzip') {
       return file(list.identity());
@@ -40,6 +54,31 @@ export class JsonListInterceptor implements NestInterceptor {
     res.setHeader('Content-Encoding', 'gzip');
     return file(await list.gzip());
   }
+}
+
+function isListPage(value: unknown): value is ListPage {
+  return typeof value === 'object' && value !== null && 'list' in value && typeof value.list === 'object';
+}
+
+/** The `Link` header of a page: the same request with the offset of the first, previous, next and last page. */
+function links(url: string, { limit, offset, total }: Page & { total: number }): string {
+  const [path, search = ''] = url.split('?', 2);
+  const params = new URLSearchParams(search);
+  const name = offsetParameter(params);
+  const target = (start: number) => {
+    params.set(name, String(start));
+    return `<${path}?${params.toString()}>`;
+  };
+  const last = total === 0 ? 0 : Math.floor((total - 1) / limit) * limit;
+  const relations = [`${target(0)}; rel="first"`];
+  if (offset > 0) {
+    relations.push(`${target(Math.max(0, Math.min(offset, last + limit) - limit))}; rel="prev"`);
+  }
+  if (offset + limit < total) {
+    relations.push(`${target(offset + limit)}; rel="next"`);
+  }
+  relations.push(`${target(last)}; rel="last"`);
+  return relations.join(', ');
 }
 
 function file(body: Buffer | Readable): StreamableFile {

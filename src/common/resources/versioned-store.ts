@@ -5,13 +5,22 @@
  * meanwhile. Feature services keep only what is particular to their resource.
  */
 import { LRUCache } from 'lru-cache';
-import type { DeepPartial, EntityManager, EntityMetadata, EntityTarget, FindOptionsWhere } from 'typeorm';
+import {
+  Brackets,
+  type DeepPartial,
+  type EntityManager,
+  type EntityMetadata,
+  type EntityTarget,
+  type FindOptionsWhere,
+  type SelectQueryBuilder,
+} from 'typeorm';
 
 import { ResourceNotFoundException } from '../errors/api.exception.js';
 import type { ResourceName } from '../errors/messages.js';
 import { assertIfMatch, conditionOn, missedWrite, type Versioned } from '../http/etag.js';
 import { storedId } from '../http/resource-id.decorator.js';
 import { JsonList } from './json-list.js';
+import type { ListPage, Page, Sort } from './paging.js';
 
 const ALIAS = 'row';
 /** Rows per query when a list is streamed. */
@@ -29,9 +38,20 @@ export interface DataVersion {
   dataVersion(): Promise<string | undefined>;
 }
 
+/** What a list route asks: the filter (several objects: any of them), the order, maybe a page. */
+export interface ListQuery<T> {
+  where: FindOptionsWhere<T> | FindOptionsWhere<T>[];
+  sort: Sort;
+  page?: Page;
+}
+
 interface KeptList {
   version: string;
-  list: JsonList;
+  answer: ListPage;
+}
+
+function wholeList(rows: unknown[]): JsonList {
+  return JsonList.whole(Buffer.from(JSON.stringify(rows)));
 }
 
 export class VersionedStore<T extends Versioned> {
@@ -42,7 +62,7 @@ export class VersionedStore<T extends Versioned> {
   /** List answers by filter, each valid while the data version it was read at is current. */
   private readonly lists = new LRUCache<string, KeptList>({
     maxSize: CACHE_BYTES,
-    sizeCalculation: (kept) => Math.max(1, kept.list.length ?? 0),
+    sizeCalculation: (kept) => Math.max(1, kept.answer.list.length ?? 0),
   });
 
   constructor(
@@ -74,45 +94,91 @@ export class VersionedStore<T extends Versioned> {
   }
 
   /**
-   * The rows matching `where`, ordered by id, as JSON. A list that fits in one batch is
-   * answered whole; a longer one is streamed, batch by batch, so memory stays flat however
-   * long it is (each batch then sees the rows committed by the time it is read). An answer
-   * of up to 4 MB is kept and served again until the data changes.
+   * The rows matching `where` in the asked order (ties broken by id), as JSON. A page is one
+   * query plus a count. A whole list that fits in one batch is answered whole; a longer one
+   * is streamed, batch by batch, so memory stays flat however long it is (each batch then
+   * sees the rows committed by the time it is read). An answer of up to 4 MB is kept and
+   * served again until the data changes.
    */
-  async list(where: FindOptionsWhere<T>): Promise<JsonList> {
+  async list(query: ListQuery<T>): Promise<ListPage> {
     const version = await this.versions?.dataVersion();
-    const key = JSON.stringify(Object.entries(where).sort(([a], [b]) => a.localeCompare(b)));
+    const key = JSON.stringify(query);
     const kept = this.lists.get(key);
     if (kept !== undefined && kept.version === version) {
-      return kept.list;
+      return kept.answer;
     }
-    const keep =
-      version === undefined ? undefined : (list: JsonList) => this.lists.set(key, { version, list });
-    const first = await this.batch(where, 0);
+    const keep = version === undefined ? undefined : (answer: ListPage) => this.lists.set(key, { version, answer });
+    if (query.page !== undefined) {
+      const rows = await this.select(query)
+        .offset(query.page.offset)
+        .limit(query.page.limit)
+        .getRawMany<Record<string, unknown>>();
+      const total = await this.filtered(query.where).getCount();
+      const answer = { list: wholeList(rows.map((row) => this.hydrate(row))), page: { ...query.page, total } };
+      keep?.(answer);
+      return answer;
+    }
+    const first = await this.batch(query);
     if (first.length < LIST_BATCH) {
-      const list = JsonList.whole(Buffer.from(JSON.stringify(first)));
-      keep?.(list);
-      return list;
+      const answer = { list: wholeList(first) };
+      keep?.(answer);
+      return answer;
     }
-    return JsonList.streamed(() => this.jsonArray(where, first, keep));
+    return { list: JsonList.streamed(() => this.jsonArray(query, first, keep)) };
   }
 
-  private async batch(where: FindOptionsWhere<T>, after: number): Promise<T[]> {
-    const rows = await this.manager
-      .createQueryBuilder(this.entity, ALIAS)
-      .where(where)
-      .andWhere(`${ALIAS}.id > :after`, { after })
-      .orderBy(`${ALIAS}.id`, 'ASC')
-      .limit(LIST_BATCH)
-      .getRawMany<Record<string, unknown>>();
+  private filtered(where: ListQuery<T>['where']): SelectQueryBuilder<T> {
+    const select = this.manager.createQueryBuilder(this.entity, ALIAS);
+    const conditions = Array.isArray(where) ? where : [where];
+    if (conditions.some((condition) => Object.keys(condition).length > 0)) {
+      select.where(new Brackets((inner) => inner.where(where)));
+    }
+    return select;
+  }
+
+  /** The sort column as SQL: text is compared by code point on every database. */
+  private sortExpression(column: string): string {
+    const text = this.metadata.findColumnWithPropertyName(column)?.type === 'text';
+    return text && this.manager.connection.options.type === 'postgres'
+      ? `${ALIAS}.${column} COLLATE "C"`
+      : `${ALIAS}.${column}`;
+  }
+
+  private select(query: ListQuery<T>): SelectQueryBuilder<T> {
+    const { column, descending } = query.sort;
+    const select = this.filtered(query.where).orderBy(this.sortExpression(column), descending ? 'DESC' : 'ASC');
+    return column === 'id' ? select : select.addOrderBy(`${ALIAS}.id`, 'ASC');
+  }
+
+  /** The batch after `last` (the first batch without it), continuing the sort order by keyset. */
+  private async batch(query: ListQuery<T>, last?: T): Promise<T[]> {
+    const select = this.select(query).limit(LIST_BATCH);
+    if (last !== undefined) {
+      const { column, descending } = query.sort;
+      const after = descending ? '<' : '>';
+      const value = (last as Record<string, unknown>)[column];
+      if (column === 'id') {
+        select.andWhere(`${ALIAS}.id ${after} :lastId`, { lastId: last.id });
+      } else {
+        const sorted = this.sortExpression(column);
+        select.andWhere(
+          new Brackets((inner) =>
+            inner
+              .where(`${sorted} ${after} :lastValue`, { lastValue: value })
+              .orWhere(`${sorted} = :lastValue AND ${ALIAS}.id > :lastId`, { lastValue: value, lastId: last.id }),
+          ),
+        );
+      }
+    }
+    const rows = await select.getRawMany<Record<string, unknown>>();
     return rows.map((row) => this.hydrate(row));
   }
 
   /** The list as JSON text, batch by batch; a short enough one is handed to `keep` at the end. */
   private async *jsonArray(
-    where: FindOptionsWhere<T>,
+    query: ListQuery<T>,
     first: T[],
-    keep?: (list: JsonList) => unknown,
+    keep?: (answer: ListPage) => unknown,
   ): AsyncGenerator<string> {
     const chunks: Buffer[] = [];
     let bytes = keep === undefined ? Infinity : 0;
@@ -127,14 +193,14 @@ export class VersionedStore<T extends Versioned> {
     let batch = first;
     yield chunk(`[${batch.map((row) => JSON.stringify(row)).join(',')}`);
     while (batch.length === LIST_BATCH) {
-      batch = await this.batch(where, batch[batch.length - 1].id);
+      batch = await this.batch(query, batch[batch.length - 1]);
       if (batch.length > 0) {
         yield chunk(`,${batch.map((row) => JSON.stringify(row)).join(',')}`);
       }
     }
     yield chunk(']');
     if (bytes <= CACHE_ANSWER_BYTES) {
-      keep?.(JsonList.whole(Buffer.concat(chunks)));
+      keep?.({ list: JsonList.whole(Buffer.concat(chunks)) });
     }
   }
 

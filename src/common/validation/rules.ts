@@ -89,6 +89,36 @@ export const IsOneOf = (values: readonly string[]) =>
     enum: [...values],
   });
 
+/**
+ * A query value naming one or more of `values`, separated by commas (`cat,dog`); each must
+ * be one of the allowed values, which is what its message says.
+ */
+export const IsOneOrMoreOf = (values: readonly string[]) =>
+  applyDecorators(
+    rule(
+      'isOneOrMoreOf',
+      Rules.oneOf(values),
+      (v) => typeof v === 'string' && v.split(',').every((item) => values.includes(item)),
+      {
+        type: 'string',
+        example: values.slice(0, 2).join(','),
+      },
+    ),
+    ApiProperty({
+      description: `${Rules.oneOf(values)} Several, separated by commas, match any of them.`,
+      required: false,
+    }),
+  );
+
+/** A query value that is an integer in [min, max], written in plain digits (`0`, `25`). */
+export const IsIntegerText = (min: number, max: number) =>
+  rule(
+    'isIntegerText',
+    Rules.integerRange(min, max),
+    (v) => typeof v === 'string' && /^(0|[1-9][0-9]{0,15})$/.test(v) && Number(v) >= min && Number(v) <= max,
+    { type: 'integer', minimum: min, maximum: max },
+  );
+
 /** A JSON number that is an integer by value (1.0 and 1e2 count) within [min, max]. */
 export const IsIntegerIn = (min: number, max: number) =>
   rule(

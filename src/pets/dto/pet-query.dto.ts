@@ -1,33 +1,50 @@
 import { Messages } from '../../common/errors/messages.js';
-import { IsIdText, IsOneOf, IsText } from '../../common/validation/rules.js';
-import {
-  GENDERS,
-  type Gender,
-  type PetStatus,
-  SIZES,
-  type Size,
-  SPECIES,
-  type Species,
-  STATUSES,
-} from '../pet.entity.js';
+import { PagedQuery } from '../../common/resources/paging.js';
+import { IsCalendarDate, IsIdText, IsIntegerText, IsOneOrMoreOf, IsText } from '../../common/validation/rules.js';
+import { GENDERS, SIZES, SPECIES, STATUSES } from '../pet.entity.js';
 
-/** Filters of GET /pets, all optional and combined with AND; values arrive as text. */
-export class PetQueryDto {
-  @IsOneOf(SPECIES)
-  species?: Species;
+export const PET_SORT_FIELDS = ['id', 'name', 'age_months', 'intake_date'] as const;
 
-  @IsOneOf(STATUSES)
-  status?: PetStatus;
+/**
+ * Filters of GET /pets, all optional and combined with AND; values arrive as text. The
+ * four enumerated fields take one value or several separated by commas (any of them).
+ */
+export class PetQueryDto extends PagedQuery(PET_SORT_FIELDS) {
+  @IsOneOrMoreOf(SPECIES)
+  species?: string;
+
+  @IsOneOrMoreOf(STATUSES)
+  status?: string;
 
   @IsText(100)
   breed?: string;
 
-  @IsOneOf(SIZES)
-  size?: Size;
+  @IsOneOrMoreOf(SIZES)
+  size?: string;
 
-  @IsOneOf(GENDERS)
-  gender?: Gender;
+  @IsOneOrMoreOf(GENDERS)
+  gender?: string;
 
   @IsIdText(Messages.invalidId('shelter'))
   shelter_id?: string;
+
+  /** Contained in the temperament, ignoring case. */
+  @IsText(100)
+  temperament?: string;
+
+  /** Contained in the name, breed, temperament or description, ignoring case. */
+  @IsText(100)
+  q?: string;
+
+  @IsIntegerText(0, 600)
+  age_months_min?: string;
+
+  @IsIntegerText(0, 600)
+  age_months_max?: string;
+
+  @IsCalendarDate()
+  intake_date_from?: string;
+
+  @IsCalendarDate()
+  intake_date_to?: string;
 }

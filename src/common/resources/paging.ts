@@ -1,0 +1,105 @@
+/**
+ * Paging and sorting of list routes: `limit`, `offset` and `sort` (`name`, or `-name` for
+ * descending; ties broken by id), and the aliases of the JSON mock this API was first
+ * prototyped on: `_limit`, `_start` and `_offset`, `_sort` with `_order`.
+ */
+import { ValidationException } from '../errors/api.exception.js';
+import { Messages, Rules } from '../errors/messages.js';
+import { IsIntegerText, IsOneOf } from '../validation/rules.js';
+import type { JsonList } from './json-list.js';
+
+export const MAX_LIMIT = 100;
+const MAX_OFFSET = 2_147_483_647;
+
+export interface Sort {
+  column: string;
+  descending: boolean;
+}
+
+export interface Page {
+  limit: number;
+  offset: number;
+}
+
+/** A list answer, with its page and the number of matching rows when a page was asked for. */
+export interface ListPage {
+  list: JsonList;
+  page?: Page & { total: number };
+}
+
+/** The query parameters a paged list takes; the sort fields are the resource's own. */
+export function PagedQuery(sortFields: readonly string[]) {
+  const sortValues = sortFields.flatMap((field) => [field, `-${field}`]);
+
+  class PagedQueryDto {
+    @IsIntegerText(1, MAX_LIMIT)
+    limit?: string;
+
+    @IsIntegerText(0, MAX_OFFSET)
+    offset?: string;
+
+    @IsOneOf(sortValues)
+    sort?: string;
+
+    @IsIntegerText(1, MAX_LIMIT)
+    _limit?: string;
+
+    @IsIntegerText(0, MAX_OFFSET)
+    _start?: string;
+
+    @IsIntegerText(0, MAX_OFFSET)
+    _offset?: string;
+
+    @IsOneOf(sortValues)
+    _sort?: string;
+
+    @IsOneOf(['asc', 'desc'])
+    _order?: string;
+  }
+  return PagedQueryDto;
+}
+
+export type PagedQueryDto = InstanceType<ReturnType<typeof PagedQuery>>;
+
+/** The names under which a client may send each paging parameter, the contract's own first. */
+const ALIASES = {
+  limit: ['limit', '_limit'],
+  offset: ['offset', '_start', '_offset'],
+  sort: ['sort', '_sort'],
+} as const;
+
+function invalid(field: string, rule: string): ValidationException {
+  return new ValidationException([{ field, message: Messages.invalidValue(field, rule) }], Messages.invalidQuery());
+}
+
+/** The name and value given for a parameter under any of its names; two names at once are a 400. */
+function aliased(query: PagedQueryDto, names: readonly (keyof PagedQueryDto)[]): [string, string] | [] {
+  const given = names.filter((name) => query[name] !== undefined);
+  if (given.length > 1) {
+    throw invalid(given[1], Rules.notWith(given[0]));
+  }
+  return given.length === 1 ? [given[0], query[given[0]]!] : [];
+}
+
+/** Where a list starts, how long it is, and its order. Without a limit, the whole list. */
+export function pagingOf(query: PagedQueryDto): { sort: Sort; page?: Page } {
+  const [, limit] = aliased(query, ALIASES.limit);
+  const [offsetName, offset] = aliased(query, ALIASES.offset);
+  if (offsetName !== undefined && limit === undefined) {
+    throw invalid(offsetName, Rules.onlyWith('limit'));
+  }
+  let sortText = aliased(query, ALIASES.sort)[1] ?? 'id';
+  if (query._order === 'desc' && !sortText.startsWith('-')) {
+    sortText = `-${sortText}`;
+  }
+  const sort = { column: sortText.replace(/^-/, ''), descending: sortText.startsWith('-') };
+  if (limit === undefined) {
+    return { sort };
+  }
+  return { sort, page: { limit: Number(limit), offset: Number(offset ?? 0) } };
+}
+
+/** The name the client used for the offset, so that links it follows read like its own request. */
+export function offsetParameter(search: URLSearchParams): string {
+  return ALIASES.offset.find((name) => search.has(name)) ?? 'offset';
+}

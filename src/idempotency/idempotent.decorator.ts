@@ -1,0 +1,130 @@
+/**
+ * `@Idempotent()` on a create route: a request with an `Idempotency-Key` header runs once.
+ * A repeat of the same key, by the same token, with the same body within 24 hours gets the
+ * stored answer (same status, body and id) with `Idempotent-Replayed: true` and creates
+ * nothing; the same key with another body is 422, and a repeat while the first still runs
+ * is 409. Requests without the header are not affected.
+ */
+import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+import {
+  applyDecorators,
+  type CallHandler,
+  type ExecutionContext,
+  Injectable,
+  type NestInterceptor,
+  UseInterceptors,
+} from '@nestjs/common';
+import { ApiHeader } from '@nestjs/swagger';
+import { catchError, from, mergeMap, type Observable, of, throwError } from 'rxjs';
+
+import { ValidationException } from '../common/errors/api.exception.js';
+import { Messages, Rules } from '../common/errors/messages.js';
+import { exposeToCors } from '../common/http/cors.middleware.js';
+import { etagOf, type Versioned } from '../common/http/etag.js';
+import { ApiError } from '../common/openapi/api-error.decorator.js';
+import { IdempotencyService, type KeyOfRequest } from './idempotency.service.js';
+
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+const REPLAYED_HEADER = 'Idempotent-Replayed';
+const MAX_KEY_LENGTH = 255;
+const VISIBLE = /^[\x21-\x7e]+$/;
+
+type Request = IncomingMessage & { raw?: IncomingMessage; body?: unknown };
+
+@Injectable()
+export class IdempotencyInterceptor implements NestInterceptor {
+  constructor(private readonly idempotency: IdempotencyService) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const http = context.switchToHttp();
+    const req = http.getRequest<Request>();
+    const reply = http.getResponse<ServerResponse & { raw?: ServerResponse }>();
+    const res = reply.raw ?? reply;
+    const key = keyOfRequest(req);
+    if (key === undefined) {
+      return next.handle();
+    }
+    return from(this.idempotency.reserve(key)).pipe(
+      mergeMap((stored) => {
+        if (stored !== undefined) {
+          res.statusCode = stored.status;
+          for (const [name, value] of Object.entries(stored.headers)) {
+            res.setHeader(name, value);
+          }
+          res.setHeader(REPLAYED_HEADER, 'true');
+          exposeToCors(res, [REPLAYED_HEADER]);
+          return of(stored.body);
+        }
+        return next.handle().pipe(
+          mergeMap((resource: Versioned) => from(this.record(key, req, resource)).pipe(mergeMap(() => of(resource)))),
+          catchError((error: unknown) =>
+            from(this.idempotency.release(key)).pipe(mergeMap(() => throwError(() => error))),
+          ),
+        );
+      }),
+    );
+  }
+
+  /** Stores the answer as the client receives it: the resource's body, its Location and its ETag. */
+  private record(key: KeyOfRequest, req: Request, resource: Versioned): Promise<void> {
+    const path = (req.raw ?? req).url?.split('?')[0] ?? '';
+    return this.idempotency.answer(key, {
+      status: 201,
+      body: JSON.parse(JSON.stringify(resource)) as unknown,
+      headers: { Location: `${path}/${resource.id}`, ETag: etagOf(resource) },
+    });
+  }
+}
+
+/** The key, its owner and the request's fingerprint; `undefined` without the header; 400 for a malformed key. */
+function keyOfRequest(req: Request): KeyOfRequest | undefined {
+  const raw = req.raw ?? req;
+  const key = raw.headers[IDEMPOTENCY_KEY_HEADER.toLowerCase()];
+  if (key === undefined) {
+    return undefined;
+  }
+  if (typeof key !== 'string' || key.length > MAX_KEY_LENGTH || !VISIBLE.test(key)) {
+    throw new ValidationException([
+      {
+        field: IDEMPOTENCY_KEY_HEADER,
+        message: Messages.invalidValue(IDEMPOTENCY_KEY_HEADER, Rules.visibleText(MAX_KEY_LENGTH)),
+      },
+    ]);
+  }
+  const path = raw.url?.split('?')[0] ?? '';
+  return {
+    scope: sha256(raw.headers.authorization ?? ''),
+    key,
+    requestHash: sha256(`${raw.method} ${path}\n${canonicalJson(req.body)}`),
+  };
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** JSON with object keys in sorted order, so that bodies equal as JSON hash alike. */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, inner: unknown) =>
+    inner !== null && typeof inner === 'object' && !Array.isArray(inner)
+      ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : inner,
+  );
+}
+
+export const Idempotent = () =>
+  applyDecorators(
+    UseInterceptors(IdempotencyInterceptor),
+    ApiHeader({
+      name: IDEMPOTENCY_KEY_HEADER,
+      required: false,
+      description:
+        'Makes the create safe to retry: a repeat with the same key, token and body within 24 hours ' +
+        'answers the stored response with `Idempotent-Replayed: true` and creates nothing. 1 to 255 visible characters.',
+      schema: { type: 'string', minLength: 1, maxLength: MAX_KEY_LENGTH, pattern: VISIBLE.source },
+    }),
+    ApiError(409, Messages.idempotencyInProgress()),
+    ApiError(422, Messages.idempotencyKeyReused()),
+  );
