@@ -29,10 +29,8 @@ export function breedKey(breed: string): string {
 @Index('idx_pets_intake_date', ['intake_date'])
 // By code point on PostgreSQL (COLLATE "C"), and the trigram indexes of `q`: see the migration.
 @Index('idx_pets_name', { synchronize: false })
-@Index('idx_pets_name_trgm', { synchronize: false })
-@Index('idx_pets_breed_trgm', { synchronize: false })
 @Index('idx_pets_temperament_trgm', { synchronize: false })
-@Index('idx_pets_description_trgm', { synchronize: false })
+@Index('idx_pets_search_trgm', { synchronize: false })
 export class Pet {
   @PrimaryGeneratedColumn({ type: 'integer' })
   id!: number;

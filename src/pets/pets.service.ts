@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import type { EntityManager, FindOperator, FindOptionsWhere, Repository } from 'typeorm';
+import type { EntityManager, FindOptionsWhere, Repository } from 'typeorm';
 
 import { isForeignKeyViolation } from '../common/errors/database-errors.js';
-import { anyOf, both, containing, within } from '../common/resources/filters.js';
+import { anyOf, containing, within } from '../common/resources/filters.js';
 import { type ListPage, pagingOf } from '../common/resources/paging.js';
 import { VersionedStore } from '../common/resources/versioned-store.js';
 import { Transactions } from '../database/transactions.js';
@@ -58,12 +58,9 @@ export class PetsService {
     if (intake !== undefined) {
       where.intake_date = intake;
     }
-    const search = query.q === undefined ? undefined : containing(query.q, 'q', postgres);
     return this.store.list({
-      where:
-        search === undefined
-          ? where
-          : SEARCHED.map((field) => ({ ...where, [field]: both(where[field] as FindOperator<string>, search) })),
+      where,
+      search: query.q === undefined ? undefined : { text: query.q, columns: SEARCHED },
       ...pagingOf(query),
     });
   }

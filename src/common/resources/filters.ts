@@ -3,7 +3,7 @@
  * case-insensitive substrings (with `%` and `_` taken literally), the same on SQLite and
  * PostgreSQL.
  */
-import { And, Between, type FindOperator, In, LessThanOrEqual, MoreThanOrEqual, Raw } from 'typeorm';
+import { Between, type FindOperator, In, LessThanOrEqual, MoreThanOrEqual, Raw } from 'typeorm';
 
 /** `cat` or `cat,dog`: one value, or any of them. */
 export function anyOf(text: string): string | FindOperator<string> {
@@ -28,14 +28,17 @@ export function within<V extends string | number>(min?: V, max?: V): FindOperato
  * the SQL, so that two such filters in one query stay apart.
  */
 export function containing(text: string, parameter: string, postgres: boolean): FindOperator<string> {
-  const pattern = `%${text.replace(/[\\%_]/g, (special) => `\\${special}`)}%`;
-  const like = postgres ? 'ILIKE' : 'LIKE';
-  return Raw((column) => `${column} ${like} :${parameter} ESCAPE '\\'`, {
-    [parameter]: pattern,
+  return Raw((column) => `${column} ${likeOperator(postgres)} :${parameter} ESCAPE '\\'`, {
+    [parameter]: containsPattern(text),
   }) as FindOperator<string>;
 }
 
-/** Both conditions on one column. */
-export function both<V>(first: FindOperator<V> | undefined, second: FindOperator<V>): FindOperator<V> {
-  return first === undefined ? second : And(first, second);
+/** The LIKE pattern of "contains `text`": `%`, `_` and the backslash escaped with a backslash. */
+export function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (special) => `\\${special}`)}%`;
+}
+
+/** The case-insensitive LIKE of each database. */
+export function likeOperator(postgres: boolean): string {
+  return postgres ? 'ILIKE' : 'LIKE';
 }

@@ -19,6 +19,7 @@ import { ResourceNotFoundException } from '../errors/api.exception.js';
 import type { ResourceName } from '../errors/messages.js';
 import { assertIfMatch, conditionOn, missedWrite, type Versioned } from '../http/etag.js';
 import { storedId } from '../http/resource-id.decorator.js';
+import { containsPattern, likeOperator } from './filters.js';
 import { JsonList } from './json-list.js';
 import type { ListPage, Page, Sort } from './paging.js';
 
@@ -38,9 +39,11 @@ export interface DataVersion {
   dataVersion(): Promise<string | undefined>;
 }
 
-/** What a list route asks: the filter (several objects: any of them), the order, maybe a page. */
+/** What a list route asks: the filter, maybe a text search, the order, maybe a page. */
 export interface ListQuery<T> {
-  where: FindOptionsWhere<T> | FindOptionsWhere<T>[];
+  where: FindOptionsWhere<T>;
+  /** Rows where any of `columns` contains `text`, ignoring case. */
+  search?: { text: string; columns: readonly string[] };
   sort: Sort;
   page?: Page;
 }
@@ -113,7 +116,7 @@ export class VersionedStore<T extends Versioned> {
         .offset(query.page.offset)
         .limit(query.page.limit)
         .getRawMany<Record<string, unknown>>();
-      const total = await this.filtered(query.where).getCount();
+      const total = await this.filtered(query).getCount();
       const answer = { list: wholeList(rows.map((row) => this.hydrate(row))), page: { ...query.page, total } };
       keep?.(answer);
       return answer;
@@ -127,11 +130,27 @@ export class VersionedStore<T extends Versioned> {
     return { list: JsonList.streamed(() => this.jsonArray(query, first, keep)) };
   }
 
-  private filtered(where: ListQuery<T>['where']): SelectQueryBuilder<T> {
+  private filtered({ where, search }: ListQuery<T>): SelectQueryBuilder<T> {
     const select = this.manager.createQueryBuilder(this.entity, ALIAS);
-    const conditions = Array.isArray(where) ? where : [where];
-    if (conditions.some((condition) => Object.keys(condition).length > 0)) {
+    if (Object.keys(where).length > 0) {
       select.where(new Brackets((inner) => inner.where(where)));
+    }
+    if (search !== undefined) {
+      const postgres = this.manager.connection.options.type === 'postgres';
+      const like = `${likeOperator(postgres)} :search ESCAPE '\\'`;
+      const parameters = { search: containsPattern(search.text) };
+      if (postgres) {
+        // First the one expression a trigram index covers (see the migration), then the exact test.
+        const joined = search.columns.map((column) => `${ALIAS}.${column}`).join(" || ' ' || ");
+        select.andWhere(`(${joined}) ${like}`, parameters);
+      }
+      select.andWhere(
+        new Brackets((inner) => {
+          for (const column of search.columns) {
+            inner.orWhere(`${ALIAS}.${column} ${like}`, parameters);
+          }
+        }),
+      );
     }
     return select;
   }
@@ -146,7 +165,7 @@ export class VersionedStore<T extends Versioned> {
 
   private select(query: ListQuery<T>): SelectQueryBuilder<T> {
     const { column, descending } = query.sort;
-    const select = this.filtered(query.where).orderBy(this.sortExpression(column), descending ? 'DESC' : 'ASC');
+    const select = this.filtered(query).orderBy(this.sortExpression(column), descending ? 'DESC' : 'ASC');
     return column === 'id' ? select : select.addOrderBy(`${ALIAS}.id`, 'ASC');
   }
 

@@ -22,9 +22,11 @@ export class ListsHistoryIdempotency1763900000000 implements MigrationInterface 
       await queryRunner.query('DROP INDEX idx_shelters_name');
       await queryRunner.query('CREATE INDEX idx_shelters_name ON shelters (name COLLATE "C")');
       await queryRunner.query('CREATE EXTENSION IF NOT EXISTS pg_trgm');
-      for (const column of ['name', 'breed', 'temperament', 'description']) {
-        await queryRunner.query(`CREATE INDEX idx_pets_${column}_trgm ON pets USING gin (${column} gin_trgm_ops)`);
-      }
+      await queryRunner.query('CREATE INDEX idx_pets_temperament_trgm ON pets USING gin (temperament gin_trgm_ops)');
+      // `q`: one expression over the four searched columns, as PetsService's search writes it.
+      await queryRunner.query(
+        "CREATE INDEX idx_pets_search_trgm ON pets USING gin ((name || ' ' || breed || ' ' || temperament || ' ' || description) gin_trgm_ops)",
+      );
     }
 
     await queryRunner.createTable(
@@ -72,9 +74,8 @@ export class ListsHistoryIdempotency1763900000000 implements MigrationInterface 
     await queryRunner.dropTable('idempotency_keys');
     await queryRunner.dropTable('pet_status_history');
     if (queryRunner.connection.driver.options.type === 'postgres') {
-      for (const column of ['name', 'breed', 'temperament', 'description']) {
-        await queryRunner.query(`DROP INDEX idx_pets_${column}_trgm`);
-      }
+      await queryRunner.query('DROP INDEX idx_pets_search_trgm');
+      await queryRunner.query('DROP INDEX idx_pets_temperament_trgm');
     }
     await queryRunner.dropIndex('shelters', 'idx_shelters_name');
     for (const column of ['age_months', 'intake_date', 'name']) {
