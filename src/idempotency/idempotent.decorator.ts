@@ -28,6 +28,14 @@ import { IdempotencyService, type KeyOfRequest } from './idempotency.service.js'
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 const REPLAYED_HEADER = 'Idempotent-Replayed';
+
+/** The header of a replayed create, for the OpenAPI document. */
+export const REPLAY_HEADERS = {
+  [REPLAYED_HEADER]: {
+    description: '`true` when the answer is the stored one of an earlier request with the same Idempotency-Key.',
+    schema: { type: 'string', enum: ['true'] },
+  },
+};
 const MAX_KEY_LENGTH = 255;
 const VISIBLE = /^[\x21-\x7e]+$/;
 

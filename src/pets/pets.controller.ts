@@ -5,8 +5,8 @@ import { Created } from '../common/http/created.decorator.js';
 import { IfMatch } from '../common/http/etag.js';
 import { JsonListInterceptor } from '../common/http/json-list.interceptor.js';
 import { ResourceId } from '../common/http/resource-id.decorator.js';
-import type { ListPage } from '../common/resources/paging.js';
-import { Idempotent } from '../idempotency/idempotent.decorator.js';
+import { type ListPage, PAGE_HEADERS } from '../common/resources/paging.js';
+import { Idempotent, REPLAY_HEADERS } from '../idempotency/idempotent.decorator.js';
 import { CreatePetDto } from './dto/create-pet.dto.js';
 import { PetResponse, PetStatusChangeResponse } from './dto/pet.response.js';
 import { PetQueryDto } from './dto/pet-query.dto.js';
@@ -23,7 +23,7 @@ export class PetsController {
   @Get()
   @UseInterceptors(JsonListInterceptor)
   @ApiOperation({ summary: 'List pets, filtered by any of the query parameters (combined with AND), ordered by id' })
-  @ApiOkResponse({ type: [PetResponse] })
+  @ApiOkResponse({ type: [PetResponse], headers: PAGE_HEADERS })
   findAll(@Query() query: PetQueryDto): Promise<ListPage> {
     return this.pets.findAll(query);
   }
@@ -46,7 +46,7 @@ export class PetsController {
   @Created('/pets')
   @Idempotent()
   @ApiOperation({ summary: 'Create a pet in an existing shelter' })
-  @ApiCreatedResponse({ type: PetResponse })
+  @ApiCreatedResponse({ type: PetResponse, headers: REPLAY_HEADERS })
   create(@Body() dto: CreatePetDto): Promise<Pet> {
     return this.pets.create(dto);
   }

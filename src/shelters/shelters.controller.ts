@@ -5,8 +5,8 @@ import { Created } from '../common/http/created.decorator.js';
 import { IfMatch } from '../common/http/etag.js';
 import { JsonListInterceptor } from '../common/http/json-list.interceptor.js';
 import { ResourceId } from '../common/http/resource-id.decorator.js';
-import type { ListPage } from '../common/resources/paging.js';
-import { Idempotent } from '../idempotency/idempotent.decorator.js';
+import { type ListPage, PAGE_HEADERS } from '../common/resources/paging.js';
+import { Idempotent, REPLAY_HEADERS } from '../idempotency/idempotent.decorator.js';
 import { ApiError } from '../common/openapi/api-error.decorator.js';
 import { Messages } from '../common/errors/messages.js';
 import { CreateShelterDto } from './dto/create-shelter.dto.js';
@@ -24,7 +24,7 @@ export class SheltersController {
   @Get('shelters')
   @UseInterceptors(JsonListInterceptor)
   @ApiOperation({ summary: 'List shelters, ordered by id' })
-  @ApiOkResponse({ type: [ShelterResponse] })
+  @ApiOkResponse({ type: [ShelterResponse], headers: PAGE_HEADERS })
   findAll(@Query() query: ShelterQueryDto): Promise<ListPage> {
     return this.shelters.findAll(query);
   }
@@ -41,7 +41,7 @@ export class SheltersController {
   @Created('/shelters')
   @Idempotent()
   @ApiOperation({ summary: 'Create a shelter' })
-  @ApiCreatedResponse({ type: ShelterResponse })
+  @ApiCreatedResponse({ type: ShelterResponse, headers: REPLAY_HEADERS })
   create(@Body() dto: CreateShelterDto): Promise<Shelter> {
     return this.shelters.create(dto);
   }

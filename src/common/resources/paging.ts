@@ -9,6 +9,18 @@ import { IsIntegerText, IsOneOf } from '../validation/rules.js';
 import type { JsonList } from './json-list.js';
 
 export const MAX_LIMIT = 100;
+
+/** The headers of a page, for the OpenAPI document. */
+export const PAGE_HEADERS = {
+  'X-Total-Count': {
+    description: 'With `limit`: how many items match, on all pages together.',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  Link: {
+    description: 'With `limit`: RFC 8288 links to the `first`, `prev`, `next` and `last` pages.',
+    schema: { type: 'string' },
+  },
+};
 const MAX_OFFSET = 2_147_483_647;
 
 export interface Sort {
