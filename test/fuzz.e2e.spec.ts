@@ -32,8 +32,12 @@ const path = fc.oneof(
   {
     weight: 8,
     arbitrary: fc
-      .tuple(fc.constantFrom('/pets/', '/pets/', '/shelters/', '/shelter/', '/auth/tokens/'), idSegment)
-      .map(([base, id]) => base + id),
+      .tuple(
+        fc.constantFrom('/pets/', '/pets/', '/shelters/', '/shelter/', '/auth/tokens/'),
+        idSegment,
+        fc.constantFrom('', '', '', '/history'),
+      )
+      .map(([base, id, tail]) => base + id + tail),
   },
   { weight: 1, arbitrary: fc.constantFrom('/shelter', '/auth/tokens', '/', '/pets/', '/PETS', '/pets//') },
   { weight: 1, arbitrary: fc.webPath() },
@@ -46,9 +50,29 @@ const query = fc.oneof(
       fc.tuple(
         fc.oneof(
           fc.constantFrom('species', 'status', 'breed', 'size', 'gender', 'shelter_id', '__proto__', 'species[]'),
+          fc.constantFrom(
+            'limit',
+            'offset',
+            'sort',
+            '_limit',
+            '_start',
+            '_offset',
+            '_sort',
+            '_order',
+            'q',
+            'temperament',
+            'age_months_min',
+            'age_months_max',
+            'intake_date_from',
+            'intake_date_to',
+          ),
           fc.string({ maxLength: 8 }),
         ),
-        fc.oneof(fc.constantFrom('cat', 'dog', 'available', 'small', 'female', '1', '2'), fc.string({ maxLength: 10 })),
+        fc.oneof(
+          fc.constantFrom('cat', 'dog', 'available', 'small', 'female', '1', '2'),
+          fc.constantFrom('0', '100', '101', '-id', 'name', '-intake_date', 'desc', '2025-01-01', '%', '_', 'cat,dog'),
+          fc.string({ maxLength: 10 }),
+        ),
       ),
       { maxLength: 4 },
     )
@@ -193,6 +217,11 @@ const requestArbitrary = fc
       fc.constantFrom('*', '"1.1"', 'W/"1.1"'),
       printable(12),
     ),
+    idempotencyKey: fc.oneof(
+      { weight: 8, arbitrary: fc.constant(undefined) },
+      fc.constantFrom('retry-1', 'retry-2'),
+      printable(12),
+    ),
     ifNoneMatch: fc.oneof(
       { weight: 6, arbitrary: fc.constant(undefined) },
       fc.constantFrom('*', '"1.1"'),
@@ -223,10 +252,10 @@ describe(`fuzzing every endpoint (${onPostgres ? 'PostgreSQL' : 'SQLite'})`, () 
     await app.close();
   });
 
-  /** Updates the model from a successful write, by the body the service answered with. */
-  function record(req: FuzzRequest, status: number, answer: unknown): void {
+  /** Updates the model from a successful write, by the body the service answered with (a replay wrote nothing). */
+  function record(req: FuzzRequest, status: number, answer: unknown, replayed: boolean): void {
     const resource = /^\/(pets|shelters?)(\/|$)/.exec(req.path)?.[1];
-    if (resource === undefined || status >= 300 || typeof answer !== 'object' || answer === null) {
+    if (resource === undefined || status >= 300 || replayed || typeof answer !== 'object' || answer === null) {
       return;
     }
     const table = resource === 'pets' ? model.pets : model.shelters;
@@ -249,6 +278,7 @@ describe(`fuzzing every endpoint (${onPostgres ? 'PostgreSQL' : 'SQLite'})`, () 
           ['Content-Type', req.contentType],
           ['If-Match', req.ifMatch],
           ['If-None-Match', req.ifNoneMatch],
+          ['Idempotency-Key', req.idempotencyKey],
         ] as const) {
           if (value !== undefined) {
             pending = pending.set(name, value);
@@ -270,7 +300,7 @@ describe(`fuzzing every endpoint (${onPostgres ? 'PostgreSQL' : 'SQLite'})`, () 
           expect(error).toMatchObject({ status: res.status, error: expect.any(String), message: expect.any(String) });
           expect(typeof error.request_id).toBe('string');
         }
-        record(req, res.status, res.body);
+        record(req, res.status, res.body, res.headers['idempotent-replayed'] === 'true');
       }),
       { seed: SEED, numRuns: RUNS, endOnFailure: true },
     );

@@ -42,9 +42,9 @@ export class PetQueryDto extends PagedQuery(PET_SORT_FIELDS) {
   @IsIntegerText(0, 600)
   age_months_max?: string;
 
-  @IsCalendarDate()
+  @IsCalendarDate(null)
   intake_date_from?: string;
 
-  @IsCalendarDate()
+  @IsCalendarDate(null)
   intake_date_to?: string;
 }
