@@ -40,7 +40,9 @@ export function pinoHttpOptions(config: AppConfig): Options<RoutedRequest, Serve
     // The request id goes on the request's own logger, so every line about the request carries it.
     quietReqLogger: true,
     customAttributeKeys: { reqId: 'request_id', responseTime: 'duration_ms' },
-    customProps: (req) => ({ route: routeOf(req) }),
+    // The route is known once the request has been routed: added to the line, not to a per-request logger.
+    customSuccessObject: (req, _res, value: object) => ({ ...value, route: routeOf(req) }),
+    customErrorObject: (req, _res, _error, value: object) => ({ ...value, route: routeOf(req) }),
     serializers: {
       req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),
       res: (res: { statusCode: number }) => ({ status: res.statusCode }),
