@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type { EntityManager, FindOptionsWhere, Repository } from 'typeorm';
 
 import { isForeignKeyViolation } from '../common/errors/database-errors.js';
-import { anyOf, containing, within } from '../common/resources/filters.js';
+import { anyOf, within } from '../common/resources/filters.js';
 import { type ListPage, pagingOf } from '../common/resources/paging.js';
 import { VersionedStore } from '../common/resources/versioned-store.js';
 import { Transactions } from '../database/transactions.js';
@@ -34,7 +34,6 @@ export class PetsService {
 
   /** The matching pets, in the asked order or by id, whole or one page (a long list is streamed). */
   async findAll(query: PetQueryDto): Promise<ListPage> {
-    const postgres = this.pets.manager.connection.options.type === 'postgres';
     const where: FindOptionsWhere<Pet> = {};
     for (const field of ['species', 'status', 'size', 'gender'] as const) {
       if (query[field] !== undefined) {
@@ -47,9 +46,6 @@ export class PetsService {
     if (query.shelter_id !== undefined) {
       where.shelter_id = (await this.shelters.findOrFail(query.shelter_id)).id;
     }
-    if (query.temperament !== undefined) {
-      where.temperament = containing(query.temperament, 'temperament', postgres);
-    }
     const ages = within(optionalNumber(query.age_months_min), optionalNumber(query.age_months_max));
     if (ages !== undefined) {
       where.age_months = ages;
@@ -60,7 +56,10 @@ export class PetsService {
     }
     return this.store.list({
       where,
-      search: query.q === undefined ? undefined : { text: query.q, columns: SEARCHED },
+      contains: [
+        ...(query.temperament === undefined ? [] : [{ text: query.temperament, columns: ['temperament'] }]),
+        ...(query.q === undefined ? [] : [{ text: query.q, columns: SEARCHED }]),
+      ],
       ...pagingOf(query),
     });
   }

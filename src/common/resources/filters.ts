@@ -1,9 +1,9 @@
 /**
- * Query filters as TypeORM find operators: any of several values, inclusive ranges, and
- * case-insensitive substrings (with `%` and `_` taken literally), the same on SQLite and
- * PostgreSQL.
+ * Query filters: any of several values and inclusive ranges as TypeORM find operators, and
+ * the LIKE pieces of case-insensitive substring tests (`%` and `_` taken literally), the
+ * same on SQLite and PostgreSQL.
  */
-import { Between, type FindOperator, In, LessThanOrEqual, MoreThanOrEqual, Raw } from 'typeorm';
+import { Between, type FindOperator, In, LessThanOrEqual, MoreThanOrEqual } from 'typeorm';
 
 /** `cat` or `cat,dog`: one value, or any of them. */
 export function anyOf(text: string): string | FindOperator<string> {
@@ -22,23 +22,12 @@ export function within<V extends string | number>(min?: V, max?: V): FindOperato
   return max === undefined ? undefined : LessThanOrEqual(max);
 }
 
-/**
- * Contains `text`, ignoring case. On PostgreSQL `ILIKE`, which the trigram indexes serve; on
- * SQLite `LIKE`, which ignores the case of ASCII letters. `parameter` names the pattern in
- * the SQL, so that two such filters in one query stay apart.
- */
-export function containing(text: string, parameter: string, postgres: boolean): FindOperator<string> {
-  return Raw((column) => `${column} ${likeOperator(postgres)} :${parameter} ESCAPE '\\'`, {
-    [parameter]: containsPattern(text),
-  }) as FindOperator<string>;
-}
-
 /** The LIKE pattern of "contains `text`": `%`, `_` and the backslash escaped with a backslash. */
 export function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (special) => `\\${special}`)}%`;
 }
 
-/** The case-insensitive LIKE of each database. */
+/** The case-insensitive LIKE of each database: `LIKE` ignores the case of ASCII letters on SQLite. */
 export function likeOperator(postgres: boolean): string {
   return postgres ? 'ILIKE' : 'LIKE';
 }

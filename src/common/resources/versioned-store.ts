@@ -42,8 +42,8 @@ export interface DataVersion {
 /** What a list route asks: the filter, maybe a text search, the order, maybe a page. */
 export interface ListQuery<T> {
   where: FindOptionsWhere<T>;
-  /** Rows where any of `columns` contains `text`, ignoring case. */
-  search?: { text: string; columns: readonly string[] };
+  /** Each: rows where any of `columns` contains `text`, ignoring case. */
+  contains?: { text: string; columns: readonly string[] }[];
   sort: Sort;
   page?: Page;
 }
@@ -130,28 +130,27 @@ export class VersionedStore<T extends Versioned> {
     return { list: JsonList.streamed(() => this.jsonArray(query, first, keep)) };
   }
 
-  private filtered({ where, search }: ListQuery<T>): SelectQueryBuilder<T> {
+  private filtered({ where, contains = [] }: ListQuery<T>): SelectQueryBuilder<T> {
     const select = this.manager.createQueryBuilder(this.entity, ALIAS);
     if (Object.keys(where).length > 0) {
       select.where(new Brackets((inner) => inner.where(where)));
     }
-    if (search !== undefined) {
-      const postgres = this.manager.connection.options.type === 'postgres';
-      const like = `${likeOperator(postgres)} :search ESCAPE '\\'`;
-      const parameters = { search: containsPattern(search.text) };
-      if (postgres) {
+    const postgres = this.manager.connection.options.type === 'postgres';
+    contains.forEach(({ text, columns }, index) => {
+      const like = `${likeOperator(postgres)} :contains${index} ESCAPE '\\'`;
+      const parameters = { [`contains${index}`]: containsPattern(text) };
+      if (postgres && columns.length > 1) {
         // First the one expression a trigram index covers (see the migration), then the exact test.
-        const joined = search.columns.map((column) => `${ALIAS}.${column}`).join(" || ' ' || ");
-        select.andWhere(`(${joined}) ${like}`, parameters);
+        select.andWhere(`(${columns.map((column) => `${ALIAS}.${column}`).join(" || ' ' || ")}) ${like}`, parameters);
       }
       select.andWhere(
         new Brackets((inner) => {
-          for (const column of search.columns) {
+          for (const column of columns) {
             inner.orWhere(`${ALIAS}.${column} ${like}`, parameters);
           }
         }),
       );
-    }
+    });
     return select;
   }
 
