@@ -134,6 +134,16 @@ describe('paged, sorted and filtered lists', () => {
     });
   });
 
+  it('keeps every other parameter in the links, question marks and commas included', async () => {
+    const res = await http(app).get('/pets?limit=1&q=a?b&species=cat,dog').expect(200, []);
+    expect(linksOf(res.headers.link).first).toBe('/pets?limit=1&q=a%3Fb&species=cat%2Cdog&offset=0');
+    const search = await http(app).get('/pets?q=Pet 00&status=available,adopted&limit=2').expect(200);
+    const next = linksOf(search.headers.link).next;
+    expect(next).toBe('/pets?q=Pet+00&status=available%2Cadopted&limit=2&offset=2');
+    const expected = pets.filter((pet) => pet.name.startsWith('Pet 00') && pet.status !== 'pending');
+    await http(app).get(next).expect(200, expected.slice(2, 4));
+  });
+
   it('answers an empty page past the end, with links back', async () => {
     const res = await http(app).get('/pets?limit=10&offset=1000').expect(200, []);
     expect(res.headers['x-total-count']).toBe(String(PETS));

@@ -62,8 +62,9 @@ function isListPage(value: unknown): value is ListPage {
 
 /** The `Link` header of a page: the same request with the offset of the first, previous, next and last page. */
 function links(url: string, { limit, offset, total }: Page & { total: number }): string {
-  const [path, search = ''] = url.split('?', 2);
-  const params = new URLSearchParams(search);
+  const query = url.indexOf('?');
+  const path = query === -1 ? url : url.slice(0, query);
+  const params = new URLSearchParams(query === -1 ? '' : url.slice(query + 1));
   const name = offsetParameter(params);
   const target = (start: number) => {
     params.set(name, String(start));
