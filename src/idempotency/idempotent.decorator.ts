@@ -17,7 +17,7 @@ import {
   UseInterceptors,
 } from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
-import { catchError, from, mergeMap, type Observable, of, throwError } from 'rxjs';
+import { catchError, from, map, mergeMap, type Observable, of, throwError } from 'rxjs';
 
 import { ValidationException } from '../common/errors/api.exception.js';
 import { Messages, Rules } from '../common/errors/messages.js';
@@ -66,7 +66,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
           return of(stored.body);
         }
         return next.handle().pipe(
-          mergeMap((resource: Versioned) => from(this.record(key, req, resource)).pipe(mergeMap(() => of(resource)))),
+          mergeMap((resource: Versioned) => from(this.record(key, req, resource)).pipe(map(() => resource))),
           catchError((error: unknown) =>
             from(this.idempotency.release(key)).pipe(mergeMap(() => throwError(() => error))),
           ),
