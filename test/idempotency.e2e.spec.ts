@@ -3,12 +3,18 @@
  * the first answer again; keys live in the database, so they hold across a restart.
  */
 import type { INestApplication } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+
 import type request from 'supertest';
+import { DataSource } from 'typeorm';
+
+import { IdempotencyKey } from '../src/idempotency/idempotency-key.entity.js';
 
 import { createShelter, expectResponse, http, startApp, TOKEN, validPet, validShelter } from './support/app.js';
 import { provision, type Provisioned } from './support/database.js';
 
 const OTHER_TOKEN = 'Bearer another-test-token';
+const scopeOf = (token: string) => createHash('sha256').update(token).digest('hex');
 
 function errorBody(status: number, error: string, message: string) {
   return { error, message, status, request_id: expect.any(String) as unknown };
@@ -32,6 +38,14 @@ describe('idempotent creates', () => {
   const postPet = (key: string | undefined, body: object, token = TOKEN): request.Test => {
     const req = http(app).post('/pets').set('Authorization', token);
     return (key === undefined ? req : req.set('Idempotency-Key', key)).send(body);
+  };
+  const keys = () => app.get(DataSource).getRepository(IdempotencyKey);
+  const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000);
+  /** The fingerprint the service stored for a request, read back from a finished one with the same body. */
+  const hashOf = async (key: string, body: object) => {
+    const probe = `${key}-probe`;
+    await postPet(probe, body).expect(201);
+    return (await keys().findOneByOrFail({ key: probe })).request_hash;
   };
   const petCount = async () => ((await http(app).get('/pets').expect(200)).body as unknown[]).length;
 
@@ -134,6 +148,34 @@ describe('idempotent creates', () => {
     const again = await send().expect(201);
     expect(again.body).toEqual(first.body);
     expect(again.headers.location).toBe(`/shelters/${(first.body as { id: number }).id}`);
+  });
+
+  it('forgets a key after 24 hours', async () => {
+    const body = validPet(shelterId, { name: 'Expiring' });
+    const first = await postPet('expiring-key', body).expect(201);
+    await keys().update({ key: 'expiring-key' }, { created_at: hoursAgo(24.1) });
+    const later = await postPet('expiring-key', body).expect(201);
+    expect(later.headers['idempotent-replayed']).toBeUndefined();
+    expect((later.body as { id: number }).id).not.toBe((first.body as { id: number }).id);
+  });
+
+  it('answers 409 while a reservation is fresh, and takes over one abandoned for a minute', async () => {
+    const body = validPet(shelterId, { name: 'Reserved' });
+    const requestHash = await hashOf('running-key', body);
+    await keys().insert({
+      scope: scopeOf(TOKEN),
+      key: 'running-key',
+      request_hash: requestHash,
+      created_at: new Date(),
+    });
+    await expectResponse(
+      postPet('running-key', body),
+      409,
+      errorBody(409, 'Conflict', 'A request with this Idempotency-Key is still in progress.'),
+    );
+    await keys().update({ key: 'running-key' }, { created_at: hoursAgo(2 / 60) });
+    const taken = await postPet('running-key', body).expect(201);
+    expect(taken.headers['idempotent-replayed']).toBeUndefined();
   });
 
   it('still knows a key after a restart', async () => {
