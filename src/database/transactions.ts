@@ -10,6 +10,7 @@
  * On SQLite it also tells readers whether the data may have changed (`dataVersion`), so
  * that list answers can be kept until then.
  */
+import type Database from 'better-sqlite3';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager, type QueryRunner } from 'typeorm';
@@ -41,12 +42,13 @@ export class Transactions {
    * `data_version`) after each commit by another connection to the same file, such as a seed
    * script. `undefined` on PostgreSQL, where other instances write unseen.
    */
-  async dataVersion(): Promise<string | undefined> {
+  dataVersion(): string | undefined {
     if (!this.grouped) {
       return undefined;
     }
-    const [{ data_version }] = await this.dataSource.query<{ data_version: number }[]>('PRAGMA data_version');
-    return `${this.finishedGroups}:${data_version}`;
+    // Asked of better-sqlite3 directly: a synchronous call on every list request, no query runner.
+    const { databaseConnection } = this.dataSource.driver as unknown as { databaseConnection: Database.Database };
+    return `${this.finishedGroups}:${String(databaseConnection.pragma('data_version', { simple: true }))}`;
   }
 
   run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {

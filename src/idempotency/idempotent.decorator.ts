@@ -1,5 +1,5 @@
 /**
- * `@Idempotent()` on a create route: a request with an `Idempotency-Key` header runs once.
+ * `@Idempotent()` on a `@Created` route: a request with an `Idempotency-Key` header runs once.
  * A repeat of the same key, by the same token, with the same body within 24 hours gets the
  * stored answer (same status, body and id) with `Idempotent-Replayed: true` and creates
  * nothing; the same key with another body is 422, and a repeat while the first still runs
@@ -16,12 +16,14 @@ import {
   type NestInterceptor,
   UseInterceptors,
 } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import { ApiHeader } from '@nestjs/swagger';
 import { catchError, from, map, mergeMap, type Observable, of, throwError } from 'rxjs';
 
 import { ValidationException } from '../common/errors/api.exception.js';
 import { Messages, Rules } from '../common/errors/messages.js';
 import { exposeToCors } from '../common/http/cors.middleware.js';
+import { locationOf } from '../common/http/created.decorator.js';
 import { etagOf, type Versioned } from '../common/http/etag.js';
 import { ApiError } from '../common/openapi/api-error.decorator.js';
 import { IdempotencyService, type KeyOfRequest } from './idempotency.service.js';
@@ -43,7 +45,10 @@ type Request = IncomingMessage & { raw?: IncomingMessage; body?: unknown };
 
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
-  constructor(private readonly idempotency: IdempotencyService) {}
+  constructor(
+    private readonly idempotency: IdempotencyService,
+    private readonly reflector: Reflector,
+  ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const http = context.switchToHttp();
@@ -66,7 +71,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
           return of(stored.body);
         }
         return next.handle().pipe(
-          mergeMap((resource: Versioned) => from(this.record(key, req, resource)).pipe(map(() => resource))),
+          mergeMap((resource: Versioned) => from(this.record(key, context, resource)).pipe(map(() => resource))),
           catchError((error: unknown) =>
             from(this.idempotency.release(key)).pipe(mergeMap(() => throwError(() => error))),
           ),
@@ -76,12 +81,11 @@ export class IdempotencyInterceptor implements NestInterceptor {
   }
 
   /** Stores the answer as the client receives it: the resource's body, its Location and its ETag. */
-  private record(key: KeyOfRequest, req: Request, resource: Versioned): Promise<void> {
-    const path = (req.raw ?? req).url?.split('?')[0] ?? '';
+  private record(key: KeyOfRequest, context: ExecutionContext, resource: Versioned): Promise<void> {
     return this.idempotency.answer(key, {
       status: 201,
       body: JSON.parse(JSON.stringify(resource)) as unknown,
-      headers: { Location: `${path}/${resource.id}`, ETag: etagOf(resource) },
+      headers: { Location: locationOf(this.reflector, context, resource), ETag: etagOf(resource) },
     });
   }
 }

@@ -44,11 +44,11 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return false;
 }
 
-/** A write refused because a foreign key points at a missing row, or a row is still referenced. */
-export function isForeignKeyViolation(error: unknown): boolean {
+/** Whether the error, or a driver error it wraps, carries one of these codes. */
+function hasDriverCode(error: unknown, codes: readonly string[]): boolean {
   for (let current: unknown = error, depth = 0; current && depth < 4; depth++) {
     const { code, driverError } = current as { code?: unknown; driverError?: unknown };
-    if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === '23503') {
+    if (typeof code === 'string' && codes.includes(code)) {
       return true;
     }
     current = driverError;
@@ -56,14 +56,12 @@ export function isForeignKeyViolation(error: unknown): boolean {
   return false;
 }
 
+/** A write refused because a foreign key points at a missing row, or a row is still referenced. */
+export function isForeignKeyViolation(error: unknown): boolean {
+  return hasDriverCode(error, ['SQLITE_CONSTRAINT_FOREIGNKEY', '23503']);
+}
+
 /** A duplicate primary or unique key (SQLite or PostgreSQL). */
 export function isUniqueViolation(error: unknown): boolean {
-  for (let current: unknown = error, depth = 0; current && depth < 4; depth++) {
-    const { code, driverError } = current as { code?: unknown; driverError?: unknown };
-    if (code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505') {
-      return true;
-    }
-    current = driverError;
-  }
-  return false;
+  return hasDriverCode(error, ['SQLITE_CONSTRAINT_PRIMARYKEY', 'SQLITE_CONSTRAINT_UNIQUE', '23505']);
 }

@@ -14,18 +14,22 @@ import { type Observable, tap } from 'rxjs';
 
 const LOCATION_BASE = 'locationBase';
 
+/** The `Location` of the resource a `@Created(base)` route answers with. */
+export function locationOf(reflector: Reflector, context: ExecutionContext, resource: { id: number }): string {
+  return `${reflector.get<string>(LOCATION_BASE, context.getHandler())}/${resource.id}`;
+}
+
 @Injectable()
 export class LocationInterceptor implements NestInterceptor {
   constructor(private readonly reflector: Reflector) {}
 
   intercept(context: ExecutionContext, next: CallHandler<{ id: number }>): Observable<{ id: number }> {
-    const base = this.reflector.get<string>(LOCATION_BASE, context.getHandler());
     const res = context
       .switchToHttp()
       .getResponse<{ setHeader?: (n: string, v: string) => void; header?: (n: string, v: string) => void }>();
     return next.handle().pipe(
       tap((resource) => {
-        const location = `${base}/${resource.id}`;
+        const location = locationOf(this.reflector, context, resource);
         if (res.header) {
           res.header('Location', location);
         } else {

@@ -36,7 +36,7 @@ const CACHE_ANSWER_BYTES = 4 * 1024 * 1024;
  * without this one being able to tell).
  */
 export interface DataVersion {
-  dataVersion(): Promise<string | undefined>;
+  dataVersion(): string | undefined;
 }
 
 /** What a list route asks: the filter, maybe a text search, the order, maybe a page. */
@@ -104,7 +104,7 @@ export class VersionedStore<T extends Versioned> {
    * served again until the data changes.
    */
   async list(query: ListQuery<T>): Promise<ListPage> {
-    const version = await this.versions?.dataVersion();
+    const version = this.versions?.dataVersion();
     const key = JSON.stringify(query);
     const kept = this.lists.get(key);
     if (kept !== undefined && kept.version === version) {

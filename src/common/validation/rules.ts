@@ -94,17 +94,11 @@ export const IsOneOf = (values: readonly string[]) =>
  * be one of the allowed values, which is what its message says.
  */
 export const IsOneOrMoreOf = (values: readonly string[]) =>
-  applyDecorators(
-    rule(
-      'isOneOrMoreOf',
-      Rules.oneOf(values),
-      (v) => typeof v === 'string' && v.split(',').every((item) => values.includes(item)),
-      { type: 'string' },
-    ),
-    ApiProperty({
-      description: `${Rules.oneOf(values)} Several, separated by commas, match any of them.`,
-      required: false,
-    }),
+  rule(
+    'isOneOrMoreOf',
+    Rules.oneOf(values),
+    (v) => typeof v === 'string' && v.split(',').every((item) => values.includes(item)),
+    { type: 'string', description: `${Rules.oneOf(values)} Several, separated by commas, match any of them.` },
   );
 
 /** A query value that is an integer in [min, max], written in plain digits (`0`, `25`). */
