@@ -10,10 +10,11 @@
  * On SQLite it also tells readers whether the data may have changed (`dataVersion`), so
  * that list answers can be kept until then.
  */
-import type Database from 'better-sqlite3';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager, type QueryRunner } from 'typeorm';
+
+import { SqliteStatement } from './sqlite-statement.js';
 
 /** The most writes one COMMIT carries. */
 const MAX_GROUP = 64;
@@ -32,9 +33,12 @@ export class Transactions {
   private readonly grouped: boolean;
   /** Groups this process has finished (committed or rolled back). */
   private finishedGroups = 0;
+  /** Asked of better-sqlite3 directly: a synchronous call on every list request. */
+  private readonly sqliteDataVersion: SqliteStatement | undefined;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     this.grouped = dataSource.options.type === 'better-sqlite3';
+    this.sqliteDataVersion = SqliteStatement.of(dataSource, 'PRAGMA data_version');
   }
 
   /**
@@ -43,12 +47,11 @@ export class Transactions {
    * script. `undefined` on PostgreSQL, where other instances write unseen.
    */
   dataVersion(): string | undefined {
-    if (!this.grouped) {
+    if (this.sqliteDataVersion === undefined) {
       return undefined;
     }
-    // Asked of better-sqlite3 directly: a synchronous call on every list request, no query runner.
-    const { databaseConnection } = this.dataSource.driver as unknown as { databaseConnection: Database.Database };
-    return `${this.finishedGroups}:${String(databaseConnection.pragma('data_version', { simple: true }))}`;
+    const [{ data_version }] = this.sqliteDataVersion.all<{ data_version: number }>();
+    return `${this.finishedGroups}:${data_version}`;
   }
 
   run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {

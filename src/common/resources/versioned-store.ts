@@ -15,6 +15,7 @@ import {
   type SelectQueryBuilder,
 } from 'typeorm';
 
+import { SqliteStatement } from '../../database/sqlite-statement.js';
 import { ResourceNotFoundException } from '../errors/api.exception.js';
 import type { ResourceName } from '../errors/messages.js';
 import { assertIfMatch, conditionOn, missedWrite, type Versioned } from '../http/etag.js';
@@ -61,6 +62,8 @@ export class VersionedStore<T extends Versioned> {
   private readonly metadata: EntityMetadata;
   /** `SELECT … WHERE id = <parameter>`, built once from the entity's metadata. */
   private readonly byIdSql: string;
+  /** The same statement prepared once, on SQLite. */
+  private readonly byIdStatement: SqliteStatement | undefined;
 
   /** List answers by filter, each valid while the data version it was read at is current. */
   private readonly lists = new LRUCache<string, KeptList>({
@@ -81,6 +84,7 @@ export class VersionedStore<T extends Versioned> {
       // A text placeholder value keeps the parameter a parameter (drivers may inline numbers).
       .where(`${ALIAS}.id = :id`, { id: 'id' })
       .getQueryAndParameters();
+    this.byIdStatement = SqliteStatement.of(manager.connection, this.byIdSql);
   }
 
   /**
@@ -89,7 +93,7 @@ export class VersionedStore<T extends Versioned> {
    */
   async findOrFail(id: string | number, manager: EntityManager = this.manager): Promise<T> {
     const key = storedId(id);
-    const rows = key === undefined ? [] : await manager.query<Record<string, unknown>[]>(this.byIdSql, [key]);
+    const rows = key === undefined ? [] : await this.rowsWithId(key, manager);
     if (rows.length === 0) {
       throw new ResourceNotFoundException(this.name, id);
     }
@@ -240,10 +244,15 @@ export class VersionedStore<T extends Versioned> {
     return Object.assign(this.metadata.create(), columns, { id: identifiers[0].id as number, version: 1 }) as T;
   }
 
+  /** The row with this id, if any: SQLite's prepared statement, or the same SQL through `manager`. */
+  private async rowsWithId(key: number, manager: EntityManager): Promise<Record<string, unknown>[]> {
+    return this.byIdStatement?.all(key) ?? manager.query<Record<string, unknown>[]>(this.byIdSql, [key]);
+  }
+
   /** Whether a row with this id exists (one prebuilt statement, like `findOrFail`). */
   async exists(id: string | number, manager: EntityManager = this.manager): Promise<boolean> {
     const key = storedId(id);
-    return key !== undefined && (await manager.query<unknown[]>(this.byIdSql, [key])).length > 0;
+    return key !== undefined && (await this.rowsWithId(key, manager)).length > 0;
   }
 
   /**
