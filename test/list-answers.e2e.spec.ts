@@ -111,4 +111,23 @@ describe('list answers', () => {
     }
     expect(await names({ status: 'available' })).toEqual(['Renamed elsewhere', 'Pet 3', 'Pet 5', 'Pet 7']);
   });
+
+  it('check a query string asked again just as the first time', async () => {
+    for (let round = 0; round < 3; round++) {
+      expect(await names({ status: 'pending', sort: '-name' })).toEqual(['Pet 8', 'Pet 6', 'Pet 4', 'Pet 2']);
+      const refused = await http(app).get('/pets').query({ status: 'lost', sort: 'name' }).expect(400);
+      expect(refused.body).toMatchObject({
+        message: 'Invalid query parameter format',
+        details: [
+          {
+            field: 'status',
+            message: "Invalid value for 'status'. Must be one of the allowed values (available, pending, adopted).",
+          },
+        ],
+      });
+    }
+    // The same parameters in another order, and one more, are checked on their own.
+    expect(await names({ sort: '-name', status: 'pending' })).toEqual(['Pet 8', 'Pet 6', 'Pet 4', 'Pet 2']);
+    await http(app).get('/pets').query({ sort: '-name', status: 'pending', colour: 'black' }).expect(400);
+  });
 });

@@ -5,6 +5,7 @@
  */
 import { type ArgumentMetadata, Injectable, type PipeTransform } from '@nestjs/common';
 import { getMetadataStorage, ValidationTypes, type ValidationError, validateSync } from 'class-validator';
+import { LRUCache } from 'lru-cache';
 
 import { BadRequestException, type ErrorDetail, ValidationException } from '../errors/api.exception.js';
 import { Messages, Rules } from '../errors/messages.js';
@@ -51,11 +52,21 @@ export function dtoShape(dto: DtoClass): DtoShape {
   return shape;
 }
 
+/** Accepted query strings remembered per DTO: clients repeat the same few list queries. */
+const KEPT_QUERIES = 1_000;
+
 /** The body field that the service assigns itself and ignores when a client sends it. */
 const READ_ONLY_FIELD = 'id';
 
 @Injectable()
 export class ValidationPipe implements PipeTransform {
+  /**
+   * Validated query DTOs by DTO and parameters. A query's validity depends on nothing else,
+   * and class-validator reads the DTO's whole metadata on every call; the kept instances are
+   * frozen, as every request that sends the same parameters shares one.
+   */
+  private readonly queries = new WeakMap<DtoClass, LRUCache<string, object>>();
+
   transform(value: unknown, metadata: ArgumentMetadata): unknown {
     const dto = metadata.metatype as DtoClass | undefined;
     if (!dto || !isDtoClass(dto)) {
@@ -65,7 +76,7 @@ export class ValidationPipe implements PipeTransform {
       return this.validateBody(dto, value);
     }
     if (metadata.type === 'query') {
-      return this.validateQuery(dto, value as Record<string, unknown>);
+      return this.validQuery(dto, value as Record<string, unknown>);
     }
     return value;
   }
@@ -85,6 +96,21 @@ export class ValidationPipe implements PipeTransform {
     }
     if (shape.partial && !hasContent(known)) {
       throw new BadRequestException(Messages.bodyEmpty());
+    }
+    return instance;
+  }
+
+  private validQuery(dto: DtoClass, query: Record<string, unknown>): object {
+    let kept = this.queries.get(dto);
+    if (kept === undefined) {
+      kept = new LRUCache({ max: KEPT_QUERIES });
+      this.queries.set(dto, kept);
+    }
+    const key = JSON.stringify(query);
+    let instance = kept.get(key);
+    if (instance === undefined) {
+      instance = Object.freeze(this.validateQuery(dto, query));
+      kept.set(key, instance);
     }
     return instance;
   }
