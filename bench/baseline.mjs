@@ -7,44 +7,10 @@
  */
 import { createServer } from 'node:http';
 
-import Database from 'better-sqlite3';
+import { openRaw, petBody as body } from './raw-pets.mjs';
 
 const [file, port] = process.argv.slice(2);
-const db = new Database(file);
-db.pragma('journal_mode = WAL');
-db.pragma('synchronous = FULL');
-db.pragma('foreign_keys = ON');
-
-const PET_COLUMNS = `name, species, breed, age_months, gender, size, temperament, medical_spayed_neutered,
-  medical_vaccinations, description, shelter_id, status, intake_date, id`;
-const petById = db.prepare(`SELECT ${PET_COLUMNS} FROM pets WHERE id = ?`);
-const petsBySpeciesStatus = db.prepare(`SELECT ${PET_COLUMNS} FROM pets WHERE species = ? AND status = ? ORDER BY id`);
-const shelters = db.prepare(
-  'SELECT name, address, phone, email, hours, available_pet_count, adoption_fee_range, id FROM shelters ORDER BY id',
-);
-const insertPet = db.prepare(`INSERT INTO pets (name, species, breed, breed_key, age_months, gender, size, temperament,
-  medical_spayed_neutered, medical_vaccinations, description, shelter_id, status, intake_date, version)
-  VALUES (@name, @species, @breed, @breed_key, @age_months, @gender, @size, @temperament, @spayed, @vaccinations,
-  @description, @shelter_id, @status, @intake_date, 1)`);
-const patchAge = db.prepare('UPDATE pets SET age_months = ?, version = version + 1 WHERE id = ?');
-
-function body(row) {
-  return {
-    name: row.name,
-    species: row.species,
-    breed: row.breed,
-    age_months: row.age_months,
-    gender: row.gender,
-    size: row.size,
-    temperament: row.temperament,
-    medical: { spayed_neutered: row.medical_spayed_neutered === 1, vaccinations: JSON.parse(row.medical_vaccinations) },
-    description: row.description,
-    shelter_id: row.shelter_id,
-    status: row.status,
-    intake_date: row.intake_date,
-    id: row.id,
-  };
-}
+const { petById, petsBySpeciesStatus, shelters, insertPet, patchAge } = openRaw(file);
 
 function send(res, status, value) {
   const text = JSON.stringify(value);

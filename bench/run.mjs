@@ -2,7 +2,9 @@
  * `npm run bench`: the built service on Express and on Fastify against the raw baseline
  * (bench/baseline.mjs), on copies of one SQLite database of 50 shelters and 10,000 pets,
  * with the same autocannon scenarios. Rate limits are set high, but the throttler, the auth
- * guard and the error filter stay in the pipeline as in production.
+ * guard and the error filter stay in the pipeline as in production. `GET /pets/{id}` is also
+ * run against the framework floor (bench/framework-floor.mjs): NestJS alone on each adapter,
+ * reading the row as the baseline does, which bounds the ratio the service can reach.
  *
  * Prints requests/s, p50, p99, errors and the ratio to the baseline per scenario, and each
  * service's peak RSS; writes the figures to bench/results/. BENCH_DURATION (seconds per
@@ -213,7 +215,15 @@ const TARGETS = [
   { name: 'baseline', command: 'bench/baseline.mjs', args: (file, port) => [file, String(port)] },
   { name: 'express', command: 'dist/src/main.js', adapter: 'express' },
   { name: 'fastify', command: 'dist/src/main.js', adapter: 'fastify' },
+  // NestJS alone, reading the row as the baseline does: the most the service could reach.
+  ...['express', 'fastify'].map((adapter) => ({
+    name: `floor-${adapter}`,
+    command: 'bench/framework-floor.mjs',
+    args: (file, port) => [file, String(port), adapter],
+    only: ['GET /pets/{id}'],
+  })),
 ];
+const scenariosOf = (target) => SCENARIOS.filter((scenario) => !target.only || target.only.includes(scenario.name));
 
 try {
   const template = await buildTemplate();
@@ -227,7 +237,7 @@ try {
       : start(target.command, target.args(file, port), {});
     await waitFor(`http://127.0.0.1:${port}/shelters`);
     results[target.name] = { scenarios: {} };
-    for (const scenario of SCENARIOS) {
+    for (const scenario of scenariosOf(target)) {
       results[target.name].scenarios[scenario.name] = await measure(`http://127.0.0.1:${port}`, scenario);
     }
     results[target.name].peak_rss_mb = peakRssMb(child.pid);
@@ -237,13 +247,13 @@ try {
   const large = await buildTemplate(LARGE_LIST_PETS, 'large');
   results.large_list = {};
   for (const [index, adapter] of ['express', 'fastify'].entries()) {
-    results.large_list[adapter] = await largeList(large, adapter, 3995 + index);
+    results.large_list[adapter] = await largeList(large, adapter, 3998 + index);
   }
 
   const rows = [];
   for (const scenario of SCENARIOS) {
     const base = results.baseline.scenarios[scenario.name].requests_per_second;
-    for (const target of TARGETS) {
+    for (const target of TARGETS.filter((candidate) => scenariosOf(candidate).includes(scenario))) {
       const figures = results[target.name].scenarios[scenario.name];
       figures.ratio_to_baseline = Number((figures.requests_per_second / base).toFixed(2));
       rows.push({ scenario: scenario.name, target: target.name, ...figures });
