@@ -52,8 +52,9 @@ export function dtoShape(dto: DtoClass): DtoShape {
   return shape;
 }
 
-/** Accepted query strings remembered per DTO: clients repeat the same few list queries. */
+/** Accepted query strings remembered per DTO (clients repeat the same few list queries), and their characters. */
 const KEPT_QUERIES = 1_000;
+const KEPT_QUERY_CHARACTERS = 1_000_000;
 
 /** The body field that the service assigns itself and ignores when a client sends it. */
 const READ_ONLY_FIELD = 'id';
@@ -103,7 +104,11 @@ export class ValidationPipe implements PipeTransform {
   private validQuery(dto: DtoClass, query: Record<string, unknown>): object {
     let kept = this.queries.get(dto);
     if (kept === undefined) {
-      kept = new LRUCache({ max: KEPT_QUERIES });
+      kept = new LRUCache({
+        max: KEPT_QUERIES,
+        maxSize: KEPT_QUERY_CHARACTERS,
+        sizeCalculation: (_instance, key) => Math.max(1, key.length),
+      });
       this.queries.set(dto, kept);
     }
     const key = JSON.stringify(query);
