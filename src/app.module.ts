@@ -1,11 +1,29 @@
-import { Module } from '@nestjs/common';
+/**
+ * The application: its modules and the request pipeline every route shares, registered here
+ * as APP_* providers so that a test booting AppModule runs exactly what production runs.
+ * Before routing, on every request: the request line, then request id, security headers,
+ * CORS and OPTIONS. Then, on routed requests: the rate limit, authentication and the JSON
+ * body (guards run in this order), validation (the pipe), and one filter for every error.
+ */
+import { type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_PIPE, HttpAdapterHost } from '@nestjs/core';
 
+import { AuthGuard } from './auth/auth.guard.js';
 import { AuthModule } from './auth/auth.module.js';
 import { CommonModule } from './common/common.module.js';
+import { AllExceptionsFilter } from './common/errors/all-exceptions.filter.js';
+import { HttpFront } from './common/http/http-front.js';
+import { JsonBodyGuard } from './common/http/json-body.guard.js';
+import { onEveryRequest } from './common/http/request-hooks.js';
+import { ResourcesModule } from './common/resources/resources.module.js';
+import { RateLimitGuard } from './common/rate-limit/rate-limit.guard.js';
+import { RateLimitModule } from './common/rate-limit/rate-limit.module.js';
+import { ValidationPipe } from './common/validation/validation.pipe.js';
 import { AppConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
 import { HealthModule } from './health/health.module.js';
 import { LoggingModule } from './logging/logging.module.js';
+import { RequestLog } from './logging/request-log.js';
 import { PetsModule } from './pets/pets.module.js';
 import { SheltersModule } from './shelters/shelters.module.js';
 
@@ -15,10 +33,35 @@ import { SheltersModule } from './shelters/shelters.module.js';
     LoggingModule,
     DatabaseModule,
     CommonModule,
+    ResourcesModule,
+    RateLimitModule,
     AuthModule,
     HealthModule,
     SheltersModule,
     PetsModule,
   ],
+  providers: [
+    { provide: APP_GUARD, useClass: RateLimitGuard },
+    { provide: APP_GUARD, useExisting: AuthGuard },
+    { provide: APP_GUARD, useClass: JsonBodyGuard },
+    { provide: APP_PIPE, useClass: ValidationPipe },
+    { provide: APP_FILTER, useClass: AllExceptionsFilter },
+  ],
 })
-export class AppModule {}
+export class AppModule implements NestModule {
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly requestLog: RequestLog,
+    private readonly front: HttpFront,
+  ) {}
+
+  /**
+   * Runs before the routes are registered: the hooks every request passes go straight onto
+   * the HTTP adapter, ahead of routing, so that unknown endpoints get them too.
+   */
+  configure(_consumer: MiddlewareConsumer): void {
+    const adapter = this.adapterHost.httpAdapter;
+    onEveryRequest(adapter, this.requestLog.hook);
+    onEveryRequest(adapter, this.front.hook);
+  }
+}

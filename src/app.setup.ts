@@ -5,10 +5,10 @@
  * answer exactly as Express does.
  */
 import { randomUUID } from 'node:crypto';
-import { type IncomingMessage, type Server, STATUS_CODES } from 'node:http';
+import { type IncomingMessage, type Server, ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 
-import type { INestApplication } from '@nestjs/common';
+import { type INestApplication, StreamableFile } from '@nestjs/common';
 import type { AbstractHttpAdapter } from '@nestjs/core';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
@@ -16,9 +16,56 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import express from 'express';
 
 import { Messages } from './common/errors/messages.js';
+import { JSON_TYPE, type Payload, payloadOf } from './common/http/answers.js';
 import { REQUEST_ID_HEADER, requestIdOf } from './common/http/request-id.js';
 import { setupOpenApi } from './common/openapi/openapi.js';
-import { type HttpAdapterName, loadAppConfig } from './config/app.config.js';
+import { type AppConfig, appConfig, type HttpAdapterName, loadAppConfig } from './config/app.config.js';
+
+/** Node's limits on reading a request: its headers, and the whole of it with its body. */
+const HEADERS_TIMEOUT_MS = 10_000;
+const REQUEST_TIMEOUT_MS = 30_000;
+
+/** Express, writing handlers' results through `payloadOf` (ETags, kept list bytes, JSON). */
+class ApiExpressAdapter extends ExpressAdapter {
+  override reply(response: ServerResponse, body: unknown, statusCode?: number): unknown {
+    if (body === null || body === undefined || body instanceof StreamableFile) {
+      return super.reply(response, body, statusCode);
+    }
+    const payload = payloadOf(response.req, response, body, statusCode ?? response.statusCode);
+    return payload === undefined ? super.reply(response, body, statusCode) : this.send(response, payload);
+  }
+
+  private send(response: ServerResponse, payload: Payload): unknown {
+    if (payload.kind === 'stream') {
+      return super.reply(response, new StreamableFile(payload.stream, { type: JSON_TYPE }), payload.status);
+    }
+    response.statusCode = payload.status;
+    if (payload.kind === 'empty') {
+      return response.end();
+    }
+    response.setHeader('Content-Type', payload.type);
+    response.setHeader('Content-Length', Buffer.byteLength(payload.body));
+    return response.end(payload.body);
+  }
+}
+
+/** Fastify, writing handlers' results through `payloadOf`, as Express does. */
+class ApiFastifyAdapter extends FastifyAdapter {
+  override reply(response: FastifyReply | ServerResponse, body: unknown, statusCode?: number): FastifyReply {
+    if (body === null || body === undefined || body instanceof StreamableFile || response instanceof ServerResponse) {
+      return super.reply(response, body, statusCode);
+    }
+    const payload = payloadOf(response.request.raw, response.raw, body, statusCode ?? response.statusCode);
+    if (payload === undefined) {
+      return super.reply(response, body, statusCode);
+    }
+    if (payload.kind === 'stream') {
+      return super.reply(response, new StreamableFile(payload.stream, { type: JSON_TYPE }), payload.status);
+    }
+    response.code(payload.status);
+    return payload.kind === 'empty' ? response.send() : response.type(payload.type).send(payload.body);
+  }
+}
 
 export function createHttpAdapter(name: HttpAdapterName = loadAppConfig(process.env).httpAdapter): AbstractHttpAdapter {
   return name === 'fastify' ? createFastifyAdapter() : createExpressAdapter();
@@ -33,12 +80,14 @@ function createExpressAdapter(): ExpressAdapter {
   // ETags are the service's own (strong, from the row version), not Express's weak body hashes.
   app.set('etag', false);
   app.set('query parser', 'simple');
-  return new ExpressAdapter(app);
+  return new ApiExpressAdapter(app);
 }
 
 function createFastifyAdapter(): FastifyAdapter {
-  const adapter = new FastifyAdapter({
+  const adapter = new ApiFastifyAdapter({
     routerOptions: { caseSensitive: true, ignoreTrailingSlash: true, ignoreDuplicateSlashes: false },
+    // No Nest middleware runs here (see common/http/request-hooks.ts), so no middleware engine either.
+    skipMiddie: true,
     // One request id for Fastify, the logs and the X-Request-Id header.
     genReqId: (req: IncomingMessage) => requestIdOf(req),
     // Requests Node's parser refuses, and URLs the router cannot decode, answer in the contract's shape.
@@ -53,26 +102,36 @@ function createFastifyAdapter(): FastifyAdapter {
     },
   });
   const fastify = adapter.getInstance();
-  // The route pattern, where the request logs look for it on Express (`req.route.path`).
-  fastify.addHook('onRequest', (request, _reply, done) => {
-    (request.raw as IncomingMessage & { route?: { path?: string } }).route = { path: request.routeOptions.url };
-    done();
-  });
-  // Bodies are read by JsonBodyInterceptor after the guards, as on Express: Fastify leaves them unread.
+  // Bodies are read by JsonBodyGuard after the other guards, as on Express: Fastify leaves them unread.
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
   return adapter;
 }
 
-/** Bodies are parsed after authentication by JsonBodyInterceptor, so the adapter's parser is off. */
+/** Bodies are parsed after authentication by JsonBodyGuard, so the adapter's parser is off. */
 export const APP_OPTIONS = { bodyParser: false } as const;
 
 /** What the application needs beyond its modules, before it starts: shared by main.ts and the tests. */
 export function configureApp(app: INestApplication): void {
+  const server = app.getHttpServer() as Server;
   if (app.getHttpAdapter().getType() === 'express') {
-    (app.getHttpServer() as Server).on('clientError', answerClientError);
+    server.on('clientError', answerClientError);
   }
+  limitSlowClients(server, app.get<AppConfig>(appConfig.KEY).sendTimeoutMs);
   setupOpenApi(app);
+}
+
+/**
+ * A client that sends its request too slowly, or stops reading the answer, does not hold a
+ * connection (and the answer's memory) for long: headers must arrive within 10 s, the whole
+ * request within 30 s, and a connection on which nothing moves for `SEND_TIMEOUT_MS` (an
+ * answer the client does not read, once the socket's buffers are full) is closed; the request
+ * line then says the answer was aborted.
+ */
+function limitSlowClients(server: Server, sendTimeoutMs: number): void {
+  server.headersTimeout = HEADERS_TIMEOUT_MS;
+  server.requestTimeout = REQUEST_TIMEOUT_MS;
+  server.setTimeout(sendTimeoutMs, (socket) => socket.destroy());
 }
 
 /** Readies the adapter (Fastify registers its plugins asynchronously) after `app.init()`. */

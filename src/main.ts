@@ -4,18 +4,18 @@ import type { Server } from 'node:http';
 
 import { type INestApplication, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { Logger as PinoLogger } from 'nestjs-pino';
 
 import { AppModule } from './app.module.js';
 import { APP_OPTIONS, configureApp, createHttpAdapter } from './app.setup.js';
 import { type AppConfig, appConfig } from './config/app.config.js';
+import { AppLogger } from './logging/app-logger.js';
 
 const SHUTDOWN_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 
 async function bootstrap(): Promise<void> {
   const app = await NestFactory.create(AppModule, createHttpAdapter(), { ...APP_OPTIONS, bufferLogs: true });
   const config = app.get<AppConfig>(appConfig.KEY);
-  app.useLogger(app.get(PinoLogger));
+  app.useLogger(app.get(AppLogger));
   const server = app.getHttpServer() as Server;
   configureApp(app);
   for (const signal of SHUTDOWN_SIGNALS) {

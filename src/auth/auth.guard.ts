@@ -34,6 +34,9 @@ export const RequireAuth = (requirement: AuthRequirement) =>
 
 @Injectable()
 export class AuthGuard implements CanActivate {
+  /** Each route's own `@RequireAuth` rule (or `null`), read once. */
+  private readonly rules = new WeakMap<object, AuthRequirement | null>();
+
   constructor(
     private readonly reflector: Reflector,
     private readonly auth: AuthService,
@@ -42,11 +45,7 @@ export class AuthGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<IncomingMessage>();
-    const requirement =
-      this.reflector.getAllAndOverride<AuthRequirement | undefined>(AUTH_REQUIREMENT, [
-        context.getHandler(),
-        context.getClass(),
-      ]) ?? (READ_METHODS.has(req.method ?? '') ? 'none' : 'token');
+    const requirement = this.ruleOf(context) ?? (READ_METHODS.has(req.method ?? '') ? 'none' : 'token');
     if (requirement === 'none') {
       return true;
     }
@@ -64,5 +63,19 @@ export class AuthGuard implements CanActivate {
       throw new ForbiddenException();
     }
     return true;
+  }
+
+  private ruleOf(context: ExecutionContext): AuthRequirement | null {
+    const handler = context.getHandler();
+    let rule = this.rules.get(handler);
+    if (rule === undefined) {
+      rule =
+        this.reflector.getAllAndOverride<AuthRequirement | undefined>(AUTH_REQUIREMENT, [
+          handler,
+          context.getClass(),
+        ]) ?? null;
+      this.rules.set(handler, rule);
+    }
+    return rule;
   }
 }

@@ -32,6 +32,14 @@ export interface AppConfig {
   corsOrigins: '*' | string[] | undefined;
   /** How long a SIGTERM waits for requests in flight before closing their connections. */
   shutdownTimeoutMs: number;
+  /** A connection on which nothing moves for this long (an answer the client does not read) is closed. */
+  sendTimeoutMs: number;
+  /** Bytes of whole list answers kept, per instance, for every request for the same data. */
+  listCacheBytes: number;
+  /** On PostgreSQL, how long a kept list answer may lag behind other instances' writes. */
+  listCacheTtlMs: number;
+  /** Lists too long to keep that may be streamed at once; more answer 503. */
+  maxStreamedLists: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -65,6 +73,10 @@ export const DEFAULTS = {
   REDIS_KEY_PREFIX: 'adoption:',
   SHUTDOWN_TIMEOUT_MS: '10000',
   HTTP_ADAPTER: 'express',
+  SEND_TIMEOUT_MS: '30000',
+  LIST_CACHE_MB: '64',
+  LIST_CACHE_TTL_MS: '1000',
+  MAX_STREAMED_LISTS: '8',
 } as const;
 
 export class ConfigError extends Error {
@@ -184,6 +196,10 @@ export function loadAppConfig(env: Env): AppConfig {
     logFormat: logFormat(env, authMode),
     corsOrigins: corsOrigins(env),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 0, 600_000),
+    sendTimeoutMs: integer(env, 'SEND_TIMEOUT_MS', 100, 3_600_000),
+    listCacheBytes: integer(env, 'LIST_CACHE_MB', 0, 65_536) * 1024 * 1024,
+    listCacheTtlMs: integer(env, 'LIST_CACHE_TTL_MS', 0, 3_600_000),
+    maxStreamedLists: integer(env, 'MAX_STREAMED_LISTS', 1, 10_000),
   };
 }
 

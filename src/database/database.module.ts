@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 
+import { DATA_VERSION } from '../common/resources/list-answer-cache.js';
 import { type AppConfig, appConfig } from '../config/app.config.js';
 import { buildDataSourceOptions } from './data-source-options.js';
 import { migrate } from './migrate.js';
@@ -18,7 +19,7 @@ import { Transactions } from './transactions.js';
       dataSourceFactory: async (options) => migrate(await new DataSource(options!).initialize()),
     }),
   ],
-  providers: [Transactions],
-  exports: [Transactions],
+  providers: [Transactions, { provide: DATA_VERSION, useExisting: Transactions }],
+  exports: [Transactions, DATA_VERSION],
 })
 export class DatabaseModule {}

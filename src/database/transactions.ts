@@ -7,13 +7,15 @@
  * write is acknowledged before that COMMIT. One disk flush per group instead of per write
  * is what lets concurrent writes scale with `synchronous=FULL`.
  *
- * On SQLite it also tells readers whether the data may have changed (`dataVersion`), so
- * that list answers can be kept until then.
+ * It also tells readers whether the data may have changed (`dataVersion`), so that list
+ * answers can be kept until then: this process's writes on both databases, and on SQLite
+ * other connections' commits too.
  */
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager, type QueryRunner } from 'typeorm';
 
+import type { DataVersion } from '../common/resources/list-answer-cache.js';
 import { SqliteStatement } from './sqlite-statement.js';
 
 /** The most writes one COMMIT carries. */
@@ -27,11 +29,11 @@ interface QueuedWrite {
 }
 
 @Injectable()
-export class Transactions {
+export class Transactions implements DataVersion {
   private readonly queue: QueuedWrite[] = [];
   private draining = false;
   private readonly grouped: boolean;
-  /** Groups this process has finished (committed or rolled back). */
+  /** Transactions (on SQLite, groups) this process has finished, committed or rolled back. */
   private finishedGroups = 0;
   /** Asked of better-sqlite3 directly: a synchronous call on every list request. */
   private readonly sqliteDataVersion: SqliteStatement | undefined;
@@ -41,14 +43,19 @@ export class Transactions {
     this.sqliteDataVersion = SqliteStatement.of(dataSource, 'PRAGMA data_version');
   }
 
+  /** On SQLite every commit to the file is seen (`data_version`); on PostgreSQL other instances write unseen. */
+  get seesEveryWrite(): boolean {
+    return this.sqliteDataVersion !== undefined;
+  }
+
   /**
    * Changes whenever data may have changed: after each write of this process, and (SQLite's
    * `data_version`) after each commit by another connection to the same file, such as a seed
-   * script. `undefined` on PostgreSQL, where other instances write unseen.
+   * script.
    */
-  dataVersion(): string | undefined {
+  dataVersion(): string {
     if (this.sqliteDataVersion === undefined) {
-      return undefined;
+      return String(this.finishedGroups);
     }
     const [{ data_version }] = this.sqliteDataVersion.all<{ data_version: number }>();
     return `${this.finishedGroups}:${data_version}`;
@@ -56,7 +63,7 @@ export class Transactions {
 
   run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     if (!this.grouped) {
-      return this.dataSource.transaction(work);
+      return this.dataSource.transaction(work).finally(() => this.finishedGroups++);
     }
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });

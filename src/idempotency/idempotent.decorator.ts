@@ -22,7 +22,7 @@ import { catchError, from, map, mergeMap, type Observable, of, throwError } from
 
 import { ValidationException } from '../common/errors/api.exception.js';
 import { Messages, Rules } from '../common/errors/messages.js';
-import { exposeToCors } from '../common/http/cors.middleware.js';
+import { exposeToCors } from '../common/http/cors.js';
 import { locationOf } from '../common/http/created.decorator.js';
 import { etagOf, type Versioned } from '../common/http/etag.js';
 import { ApiError } from '../common/openapi/api-error.decorator.js';

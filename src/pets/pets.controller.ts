@@ -1,9 +1,8 @@
-import { Body, Controller, Delete, Get, Patch, Post, Put, Query, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Patch, Post, Put, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 
 import { Created } from '../common/http/created.decorator.js';
 import { IfMatch } from '../common/http/etag.js';
-import { JsonListInterceptor } from '../common/http/json-list.interceptor.js';
 import { ResourceId } from '../common/http/resource-id.decorator.js';
 import { type ListPage, PAGE_HEADERS } from '../common/resources/paging.js';
 import { Idempotent, REPLAY_HEADERS } from '../idempotency/idempotent.decorator.js';
@@ -21,7 +20,6 @@ export class PetsController {
   constructor(private readonly pets: PetsService) {}
 
   @Get()
-  @UseInterceptors(JsonListInterceptor)
   @ApiOperation({ summary: 'List pets, filtered by any of the query parameters (combined with AND), ordered by id' })
   @ApiOkResponse({ type: [PetResponse], headers: PAGE_HEADERS })
   findAll(@Query() query: PetQueryDto): Promise<ListPage> {

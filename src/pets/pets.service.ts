@@ -5,7 +5,8 @@ import type { EntityManager, FindOptionsWhere, Repository } from 'typeorm';
 import { isForeignKeyViolation } from '../common/errors/database-errors.js';
 import { anyOf, within } from '../common/resources/filters.js';
 import { type ListPage, pagingOf } from '../common/resources/paging.js';
-import { VersionedStore } from '../common/resources/versioned-store.js';
+import type { VersionedStore } from '../common/resources/versioned-store.js';
+import { VersionedStores } from '../common/resources/versioned-stores.js';
 import { Transactions } from '../database/transactions.js';
 import { SheltersService } from '../shelters/shelters.service.js';
 import type { CreatePetDto } from './dto/create-pet.dto.js';
@@ -28,8 +29,9 @@ export class PetsService {
     @InjectRepository(Pet) private readonly pets: Repository<Pet>,
     private readonly shelters: SheltersService,
     private readonly transactions: Transactions,
+    stores: VersionedStores,
   ) {
-    this.store = new VersionedStore(Pet, 'pet', pets.manager, transactions);
+    this.store = stores.for(Pet, 'pet');
   }
 
   /** The matching pets, in the asked order or by id, whole or one page (a long list is streamed). */

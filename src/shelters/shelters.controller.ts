@@ -1,9 +1,8 @@
-import { Body, Controller, Delete, Get, Patch, Post, Put, Query, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Patch, Post, Put, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 
 import { Created } from '../common/http/created.decorator.js';
 import { IfMatch } from '../common/http/etag.js';
-import { JsonListInterceptor } from '../common/http/json-list.interceptor.js';
 import { ResourceId } from '../common/http/resource-id.decorator.js';
 import { type ListPage, PAGE_HEADERS } from '../common/resources/paging.js';
 import { Idempotent, REPLAY_HEADERS } from '../idempotency/idempotent.decorator.js';
@@ -22,7 +21,6 @@ export class SheltersController {
   constructor(private readonly shelters: SheltersService) {}
 
   @Get('shelters')
-  @UseInterceptors(JsonListInterceptor)
   @ApiOperation({ summary: 'List shelters, ordered by id' })
   @ApiOkResponse({ type: [ShelterResponse], headers: PAGE_HEADERS })
   findAll(@Query() query: ShelterQueryDto): Promise<ListPage> {

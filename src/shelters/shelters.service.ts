@@ -4,7 +4,8 @@ import type { EntityManager, Repository } from 'typeorm';
 
 import { isForeignKeyViolation } from '../common/errors/database-errors.js';
 import { type ListPage, pagingOf } from '../common/resources/paging.js';
-import { VersionedStore } from '../common/resources/versioned-store.js';
+import type { VersionedStore } from '../common/resources/versioned-store.js';
+import { VersionedStores } from '../common/resources/versioned-stores.js';
 import { Transactions } from '../database/transactions.js';
 import { Pet } from '../pets/pet.entity.js';
 import type { CreateShelterDto } from './dto/create-shelter.dto.js';
@@ -20,8 +21,9 @@ export class SheltersService {
   constructor(
     @InjectRepository(Shelter) private readonly shelters: Repository<Shelter>,
     private readonly transactions: Transactions,
+    stores: VersionedStores,
   ) {
-    this.store = new VersionedStore(Shelter, 'shelter', shelters.manager, transactions);
+    this.store = stores.for(Shelter, 'shelter');
   }
 
   /** Every shelter, in the asked order or by id, whole or one page (a long list is streamed). */

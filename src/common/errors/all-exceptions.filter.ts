@@ -55,7 +55,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
       body.details = details;
     }
     if (extra?.retry_after !== undefined) {
-      body.retry_after = extra.retry_after;
+      // Any answer may say when to come back; the contract's body names it on 429 only.
+      if (status === 429) {
+        body.retry_after = extra.retry_after;
+      }
       adapter.setHeader(res, 'Retry-After', String(extra.retry_after));
     }
     body.request_id = requestId;

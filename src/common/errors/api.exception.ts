@@ -75,7 +75,13 @@ export class RateLimitExceededException extends ApiException {
 }
 
 export class ServiceUnavailableException extends ApiException {
-  constructor() {
-    super(HttpStatus.SERVICE_UNAVAILABLE, Messages.unavailable());
+  /** With `retryAfter`, the answer says when to try again (`Retry-After`). */
+  constructor(retryAfter?: number) {
+    super(
+      HttpStatus.SERVICE_UNAVAILABLE,
+      Messages.unavailable(),
+      undefined,
+      retryAfter === undefined ? undefined : { retry_after: retryAfter },
+    );
   }
 }

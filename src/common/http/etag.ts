@@ -3,17 +3,10 @@
  * the version, so the tag changes with the representation, and a conditional write can be
  * checked by the database itself (`UPDATE … WHERE version = ?`).
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 
-import {
-  type CallHandler,
-  createParamDecorator,
-  type ExecutionContext,
-  Injectable,
-  type NestInterceptor,
-} from '@nestjs/common';
+import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
-import { map, type Observable } from 'rxjs';
 
 import { type ApiException, PreconditionFailedException, ResourceNotFoundException } from '../errors/api.exception.js';
 import type { ResourceName } from '../errors/messages.js';
@@ -27,7 +20,7 @@ export function etagOf(resource: Versioned): string {
   return `"${resource.id}.${resource.version}"`;
 }
 
-function isVersioned(value: unknown): value is Versioned {
+export function isVersioned(value: unknown): value is Versioned {
   return typeof (value as Versioned | null)?.id === 'number' && typeof (value as Versioned).version === 'number';
 }
 
@@ -83,30 +76,4 @@ export function conditionOn(resource: Versioned, ifMatch: string | undefined): P
  */
 export function missedWrite(name: ResourceName, id: string, ifMatch: string | undefined): ApiException {
   return ifMatch === undefined ? new ResourceNotFoundException(name, id) : new PreconditionFailedException(name);
-}
-
-/** Tags single-resource responses; answers a GET whose `If-None-Match` still matches with 304. */
-@Injectable()
-export class ETagInterceptor implements NestInterceptor {
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const http = context.switchToHttp();
-    const req = http.getRequest<IncomingMessage>();
-    const reply = http.getResponse<ServerResponse & { raw?: ServerResponse; code?: (status: number) => unknown }>();
-    const res = reply.raw ?? reply;
-    return next.handle().pipe(
-      map((result: unknown) => {
-        if (!isVersioned(result) || req.method === 'DELETE') {
-          return result;
-        }
-        const etag = etagOf(result);
-        res.setHeader('ETag', etag);
-        if ((req.method === 'GET' || req.method === 'HEAD') && listMatches(req.headers['if-none-match'], etag)) {
-          res.statusCode = 304;
-          reply.code?.(304); // Fastify keeps the status on its reply
-          return undefined;
-        }
-        return result;
-      }),
-    );
-  }
 }

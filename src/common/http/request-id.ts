@@ -1,8 +1,6 @@
 /** Every response carries `X-Request-Id`: the client's own value when it is well formed, else a new one. */
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-
-import { Injectable, type NestMiddleware } from '@nestjs/common';
+import type { IncomingMessage } from 'node:http';
 
 export const REQUEST_ID_HEADER = 'X-Request-Id';
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
@@ -15,12 +13,4 @@ export function requestIdOf(req: IncomingMessage): string {
     holder.id = typeof sent === 'string' && CLIENT_REQUEST_ID.test(sent) ? sent : randomUUID();
   }
   return holder.id as string;
-}
-
-@Injectable()
-export class RequestIdMiddleware implements NestMiddleware {
-  use(req: IncomingMessage, res: ServerResponse, next: () => void): void {
-    res.setHeader(REQUEST_ID_HEADER, requestIdOf(req));
-    next();
-  }
 }

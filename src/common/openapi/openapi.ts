@@ -18,15 +18,15 @@ import {
   type ResponseObject,
   SwaggerModule,
 } from '@nestjs/swagger';
-import helmet from 'helmet';
 
 import { SECURITY_SCHEMES } from '../../auth/auth.guard.js';
 import { type AppConfig, appConfig } from '../../config/app.config.js';
 import { Messages, type ResourceName } from '../errors/messages.js';
+import { DOCS_PREFIX } from '../http/http-front.js';
 import { RESOURCE_EXTENSION } from '../http/resource-id.decorator.js';
 import { type ErrorExample, errorContent, errorExample } from './error-examples.js';
 
-export const DOCS_PATH = 'docs';
+export const DOCS_PATH = DOCS_PREFIX.slice(1);
 export const OPENAPI_JSON_PATH = 'openapi.json';
 
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const;
@@ -117,7 +117,7 @@ function completeOperation(
   for (const parameter of parameters.filter((candidate) => candidate.in === 'query')) {
     parameter.required = false;
   }
-  // Single-resource reads are tagged (ETagInterceptor); writes that take `@IfMatch()` document the header.
+  // Single-resource reads are tagged (see answers.ts); writes that take `@IfMatch()` document the header.
   const taggedRead = method === 'get' && resource !== undefined;
   const conditionalWrite = parameters.some((parameter) => parameter.in === 'header' && parameter.name === 'If-Match');
   if (taggedRead) {
@@ -227,23 +227,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   return document;
 }
 
-/** Serves `/openapi.json` and the Swagger UI at `/docs`, with a policy that lets the page run. */
+/** Serves `/openapi.json` and the Swagger UI at `/docs` (its security headers come from HttpFront). */
 export function setupOpenApi(app: INestApplication): void {
-  app.use(
-    `/${DOCS_PATH}`,
-    helmet({
-      contentSecurityPolicy: {
-        useDefaults: false,
-        directives: {
-          defaultSrc: ["'self'"],
-          styleSrc: ["'self'", "'unsafe-inline'"],
-          imgSrc: ["'self'", 'data:'],
-          connectSrc: ["'self'"],
-          frameAncestors: ["'none'"],
-        },
-      },
-    }),
-  );
   SwaggerModule.setup(DOCS_PATH, app, () => buildOpenApiDocument(app), {
     jsonDocumentUrl: OPENAPI_JSON_PATH,
     raw: ['json'],

@@ -4,7 +4,6 @@
  * check done by the write itself (412), and the 404 when another request deleted the row
  * meanwhile. Feature services keep only what is particular to their resource.
  */
-import { LRUCache } from 'lru-cache';
 import {
   Brackets,
   type DeepPartial,
@@ -22,23 +21,13 @@ import { assertIfMatch, conditionOn, missedWrite, type Versioned } from '../http
 import { storedId } from '../http/resource-id.decorator.js';
 import { containsPattern, likeOperator } from './filters.js';
 import { JsonList } from './json-list.js';
+import type { Built, ListAnswerCache } from './list-answer-cache.js';
+import type { StreamedLists } from './streamed-lists.js';
 import type { ListPage, Page, Sort } from './paging.js';
 
 const ALIAS = 'row';
-/** Rows per query when a list is streamed. */
+/** Rows per query when a list is read in batches. */
 const LIST_BATCH = 1_000;
-/** Bytes of list answers one store keeps, and the longest answer it keeps. */
-const CACHE_BYTES = 32 * 1024 * 1024;
-const CACHE_ANSWER_BYTES = 4 * 1024 * 1024;
-
-/**
- * Says whether the stored data may have changed since an earlier call: a different token
- * means it may have. `undefined` means answers cannot be kept (another process may write
- * without this one being able to tell).
- */
-export interface DataVersion {
-  dataVersion(): string | undefined;
-}
 
 /** What a list route asks: the filter, maybe a text search, the order, maybe a page. */
 export interface ListQuery<T> {
@@ -49,14 +38,7 @@ export interface ListQuery<T> {
   page?: Page;
 }
 
-interface KeptList {
-  version: string;
-  answer: ListPage;
-}
-
-function wholeList(rows: unknown[]): JsonList {
-  return JsonList.whole(Buffer.from(JSON.stringify(rows)));
-}
+const jsonRows = (rows: unknown[]): string => rows.map((row) => JSON.stringify(row)).join(',');
 
 export class VersionedStore<T extends Versioned> {
   private readonly metadata: EntityMetadata;
@@ -65,17 +47,12 @@ export class VersionedStore<T extends Versioned> {
   /** The same statement prepared once, on SQLite. */
   private readonly byIdStatement: SqliteStatement | undefined;
 
-  /** List answers by filter, each valid while the data version it was read at is current. */
-  private readonly lists = new LRUCache<string, KeptList>({
-    maxSize: CACHE_BYTES,
-    sizeCalculation: (kept) => Math.max(1, kept.answer.list.length ?? 0),
-  });
-
   constructor(
     private readonly entity: EntityTarget<T>,
     private readonly name: ResourceName,
     private readonly manager: EntityManager,
-    private readonly versions?: DataVersion,
+    private readonly answers: ListAnswerCache,
+    private readonly streams: StreamedLists,
   ) {
     this.metadata = manager.connection.getMetadata(entity);
     // TypeORM writes the SQL (column expressions differ per database, e.g. json() on SQLite); once.
@@ -101,37 +78,63 @@ export class VersionedStore<T extends Versioned> {
   }
 
   /**
-   * The rows matching `where` in the asked order (ties broken by id), as JSON. A page is one
-   * query plus a count. A whole list that fits in one batch is answered whole; a longer one
-   * is streamed, batch by batch, so memory stays flat however long it is (each batch then
-   * sees the rows committed by the time it is read). An answer of up to 4 MB is kept and
-   * served again until the data changes.
+   * The rows matching the query in the asked order (ties broken by id), as JSON. A page is
+   * one query plus a count. A whole list is read in batches of 1,000; one small enough to keep
+   * (see ListAnswerCache) is built whole and kept, a longer one is streamed batch by batch, so
+   * memory stays flat however long it is (each batch then sees the rows committed by the time
+   * it is read).
    */
-  async list(query: ListQuery<T>): Promise<ListPage> {
-    const version = this.versions?.dataVersion();
-    const key = JSON.stringify(query);
-    const kept = this.lists.get(key);
-    if (kept !== undefined && kept.version === version) {
-      return kept.answer;
-    }
-    const keep = version === undefined ? undefined : (answer: ListPage) => this.lists.set(key, { version, answer });
+  list(query: ListQuery<T>): Promise<ListPage> {
+    return this.answers.answer(`${this.name}\n${JSON.stringify(query)}`, () => this.build(query));
+  }
+
+  private async build(query: ListQuery<T>): Promise<Built> {
     if (query.page !== undefined) {
       const rows = await this.select(query)
         .offset(query.page.offset)
         .limit(query.page.limit)
         .getRawMany<Record<string, unknown>>();
       const total = await this.filtered(query).getCount();
-      const answer = { list: wholeList(rows.map((row) => this.hydrate(row))), page: { ...query.page, total } };
-      keep?.(answer);
-      return answer;
+      const list = await JsonList.whole(Buffer.from(`[${jsonRows(rows.map((row) => this.hydrate(row)))}]`));
+      return { answer: { list, page: { ...query.page, total } }, keep: true };
     }
     const first = await this.batch(query);
     if (first.length < LIST_BATCH) {
-      const answer = { list: wholeList(first) };
-      keep?.(answer);
-      return answer;
+      return { answer: { list: await JsonList.whole(Buffer.from(`[${jsonRows(first)}]`)) }, keep: true };
     }
-    return { list: JsonList.streamed(() => this.jsonArray(query, first, keep)) };
+    // Judged by the first batch's size: a list that fits where answers are kept is built whole.
+    const head = `[${jsonRows(first)}`;
+    const total = await this.filtered(query).getCount();
+    if ((Buffer.byteLength(head) / first.length) * total * 1.1 <= this.answers.maxAnswerBytes) {
+      const chunks = [head];
+      for await (const chunk of this.rest(query, first)) {
+        chunks.push(chunk);
+      }
+      return { answer: { list: await JsonList.whole(Buffer.from(`${chunks.join('')}]`)) }, keep: true };
+    }
+    const release = this.streams.acquire();
+    const rest = () => this.rest(query, first);
+    async function* chunks(): AsyncGenerator<string> {
+      try {
+        yield head;
+        yield* rest();
+        yield ']';
+      } finally {
+        release();
+      }
+    }
+    return { answer: { list: JsonList.streamed(chunks, release) }, keep: false };
+  }
+
+  /** The batches after `first`, as JSON text each starting with a comma. */
+  private async *rest(query: ListQuery<T>, first: T[]): AsyncGenerator<string> {
+    let batch = first;
+    while (batch.length === LIST_BATCH) {
+      batch = await this.batch(query, batch[batch.length - 1]);
+      if (batch.length > 0) {
+        yield `,${jsonRows(batch)}`;
+      }
+    }
   }
 
   private filtered({ where, contains = [] }: ListQuery<T>): SelectQueryBuilder<T> {
@@ -194,36 +197,6 @@ export class VersionedStore<T extends Versioned> {
     }
     const rows = await select.getRawMany<Record<string, unknown>>();
     return rows.map((row) => this.hydrate(row));
-  }
-
-  /** The list as JSON text, batch by batch; a short enough one is handed to `keep` at the end. */
-  private async *jsonArray(
-    query: ListQuery<T>,
-    first: T[],
-    keep?: (answer: ListPage) => unknown,
-  ): AsyncGenerator<string> {
-    const chunks: Buffer[] = [];
-    let bytes = keep === undefined ? Infinity : 0;
-    const chunk = (text: string): string => {
-      if (bytes <= CACHE_ANSWER_BYTES) {
-        const buffer = Buffer.from(text);
-        bytes += buffer.length;
-        chunks.push(buffer);
-      }
-      return text;
-    };
-    let batch = first;
-    yield chunk(`[${batch.map((row) => JSON.stringify(row)).join(',')}`);
-    while (batch.length === LIST_BATCH) {
-      batch = await this.batch(query, batch[batch.length - 1]);
-      if (batch.length > 0) {
-        yield chunk(`,${batch.map((row) => JSON.stringify(row)).join(',')}`);
-      }
-    }
-    yield chunk(']');
-    if (bytes <= CACHE_ANSWER_BYTES) {
-      keep?.({ list: JsonList.whole(Buffer.concat(chunks)) });
-    }
   }
 
   private hydrate(row: Record<string, unknown>): T {

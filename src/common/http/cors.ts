@@ -1,13 +1,11 @@
 /**
  * Cross-origin access for browser clients, off unless `CORS_ORIGINS` names who may call.
- * Preflights continue to OptionsMiddleware, so they still answer 204 with `Allow`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-import { Inject, Injectable, type NestMiddleware } from '@nestjs/common';
 import cors from 'cors';
 
-import { type AppConfig, appConfig } from '../../config/app.config.js';
+import type { AppConfig } from '../../config/app.config.js';
 
 const EXPOSED_HEADERS = [
   'ETag',
@@ -23,32 +21,24 @@ const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'If-Match', 'If-None-M
 const OPTIONAL_HEADERS = ['Idempotency-Key'];
 const PREFLIGHT_MAX_AGE_SECONDS = 600;
 
-@Injectable()
-export class CorsMiddleware implements NestMiddleware {
-  private readonly handler: ReturnType<typeof cors> | undefined;
-
-  constructor(@Inject(appConfig.KEY) config: AppConfig) {
-    this.handler =
-      config.corsOrigins === undefined
-        ? undefined
-        : cors((req, callback) =>
-            callback(null, {
-              origin: config.corsOrigins,
-              methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
-              allowedHeaders: [...ALLOWED_HEADERS, ...requestedOf(req.headers, OPTIONAL_HEADERS)],
-              exposedHeaders: EXPOSED_HEADERS,
-              maxAge: PREFLIGHT_MAX_AGE_SECONDS,
-              preflightContinue: true,
-            }),
-          );
+/**
+ * The `cors` middleware for the configured origins, or undefined when CORS is off. Preflights
+ * continue (it calls `next`), so that they still answer 204 with `Allow`.
+ */
+export function corsHandler(config: AppConfig): ReturnType<typeof cors> | undefined {
+  if (config.corsOrigins === undefined) {
+    return undefined;
   }
-
-  use(req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void): void {
-    if (this.handler === undefined) {
-      return next();
-    }
-    this.handler(req, res, next);
-  }
+  return cors((req, callback) =>
+    callback(null, {
+      origin: config.corsOrigins,
+      methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+      allowedHeaders: [...ALLOWED_HEADERS, ...requestedOf(req.headers, OPTIONAL_HEADERS)],
+      exposedHeaders: EXPOSED_HEADERS,
+      maxAge: PREFLIGHT_MAX_AGE_SECONDS,
+      preflightContinue: true,
+    }),
+  );
 }
 
 /** Those of `headers` that a preflight asks to send. */

@@ -1,20 +1,14 @@
 /**
- * Reads and parses JSON bodies after the guards have run, so that a missing token (401)
- * or a spent rate limit (429) is reported before anything about the body (API.md §3).
- * The HTTP adapter's own body parser is switched off for this reason (see app.setup.ts).
+ * Reads and parses JSON bodies as the last guard, after the rate limit and authentication,
+ * so that a spent rate limit (429) or a missing token (401) is reported before anything about
+ * the body (the contract's order of checks). The HTTP adapter's own body parser is switched
+ * off for this reason (see app.setup.ts). A guard rather than an interceptor: it is a direct
+ * call, with nothing to do after the handler.
  */
 import type { IncomingMessage } from 'node:http';
 
-import {
-  type CallHandler,
-  type ExecutionContext,
-  HttpStatus,
-  Inject,
-  Injectable,
-  type NestInterceptor,
-} from '@nestjs/common';
+import { type CanActivate, type ExecutionContext, HttpStatus, Inject, Injectable } from '@nestjs/common';
 import getRawBody from 'raw-body';
-import type { Observable } from 'rxjs';
 
 import { type AppConfig, appConfig } from '../../config/app.config.js';
 import { ApiException, BadRequestException } from '../errors/api.exception.js';
@@ -25,16 +19,16 @@ const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 type RequestWithBody = IncomingMessage & { body?: unknown };
 
 @Injectable()
-export class JsonBodyInterceptor implements NestInterceptor {
+export class JsonBodyGuard implements CanActivate {
   constructor(@Inject(appConfig.KEY) private readonly config: AppConfig) {}
 
-  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<RequestWithBody & { raw?: IncomingMessage }>();
     if (METHODS_WITH_BODY.has(req.method ?? '')) {
       // Express hands Node's request; Fastify wraps it and keeps it as `raw`.
       req.body = await readJsonBody(req.raw ?? req, this.config.bodyLimit);
     }
-    return next.handle();
+    return true;
   }
 }
 

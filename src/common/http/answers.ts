@@ -1,0 +1,95 @@
+/**
+ * How a handler's result becomes the answer, in one direct step where the HTTP adapter writes
+ * it (see app.setup.ts): a versioned resource gets its strong `ETag` (and a GET whose
+ * `If-None-Match` still matches gets 304), a list page is sent from its kept bytes (gzip
+ * compressed when the client accepts it) with its page headers, and any other JSON value is
+ * serialized once with its length. Streams and empty answers are left to the adapter.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
+
+import Negotiator from 'negotiator';
+import vary from 'vary';
+
+import { type ListPage, offsetParameter, type Page } from '../resources/paging.js';
+import { exposeToCors } from './cors.js';
+import { etagOf, isVersioned, listMatches } from './etag.js';
+
+export const JSON_TYPE = 'application/json; charset=utf-8';
+const CODINGS = ['gzip', 'identity'];
+
+/** What to send: a whole body (or none, for a 304), or a stream the adapter pipes. */
+export type Payload =
+  | { kind: 'whole'; status: number; body: string | Buffer; type: string }
+  | { kind: 'empty'; status: number }
+  | { kind: 'stream'; status: number; stream: Readable };
+
+/**
+ * The payload of `result` for this request, with the headers it needs (but its type, which
+ * the adapter sets) already set on `res`; undefined when the adapter should send `result` its
+ * own way.
+ */
+export function payloadOf(
+  req: IncomingMessage,
+  res: ServerResponse,
+  result: unknown,
+  status: number,
+): Payload | undefined {
+  if (typeof result !== 'object' || result === null) {
+    return undefined;
+  }
+  if (isListPage(result)) {
+    return listPayload(req, res, result, status);
+  }
+  if (isVersioned(result) && req.method !== 'DELETE') {
+    const etag = etagOf(result);
+    res.setHeader('ETag', etag);
+    if ((req.method === 'GET' || req.method === 'HEAD') && listMatches(req.headers['if-none-match'], etag)) {
+      return { kind: 'empty', status: 304 };
+    }
+  }
+  return { kind: 'whole', status, body: JSON.stringify(result), type: JSON_TYPE };
+}
+
+export function isListPage(value: unknown): value is ListPage {
+  return typeof value === 'object' && value !== null && 'list' in value && typeof value.list === 'object';
+}
+
+function listPayload(req: IncomingMessage, res: ServerResponse, { list, page }: ListPage, status: number): Payload {
+  vary(res, 'Accept-Encoding');
+  if (page !== undefined) {
+    res.setHeader('X-Total-Count', String(page.total));
+    res.setHeader('Link', links(req.url ?? '/', page));
+    exposeToCors(res, ['Link', 'X-Total-Count']);
+  }
+  const gzip = list.compressible && new Negotiator(req).encoding(CODINGS) === 'gzip';
+  if (gzip) {
+    res.setHeader('Content-Encoding', 'gzip');
+  }
+  const body = gzip ? list.gzip() : list.identity();
+  return Buffer.isBuffer(body)
+    ? { kind: 'whole', status, body, type: JSON_TYPE }
+    : { kind: 'stream', status, stream: body };
+}
+
+/** The `Link` header of a page: the same request with the offset of the first, previous, next and last page. */
+function links(url: string, { limit, offset, total }: Page & { total: number }): string {
+  const query = url.indexOf('?');
+  const path = query === -1 ? url : url.slice(0, query);
+  const params = new URLSearchParams(query === -1 ? '' : url.slice(query + 1));
+  const name = offsetParameter(params);
+  const target = (start: number) => {
+    params.set(name, String(start));
+    return `<${path}?${params.toString()}>`;
+  };
+  const last = total === 0 ? 0 : Math.floor((total - 1) / limit) * limit;
+  const relations = [`${target(0)}; rel="first"`];
+  if (offset > 0) {
+    relations.push(`${target(Math.max(0, Math.min(offset, last + limit) - limit))}; rel="prev"`);
+  }
+  if (offset + limit < total) {
+    relations.push(`${target(offset + limit)}; rel="next"`);
+  }
+  relations.push(`${target(last)}; rel="last"`);
+  return relations.join(', ');
+}

@@ -1,0 +1,13 @@
+/** The shared pieces of list answers, for every resource module: kept answers, the streaming cap, and each resource's store. */
+import { Global, Module } from '@nestjs/common';
+
+import { ListAnswerCache } from './list-answer-cache.js';
+import { StreamedLists } from './streamed-lists.js';
+import { VersionedStores } from './versioned-stores.js';
+
+@Global()
+@Module({
+  providers: [ListAnswerCache, StreamedLists, VersionedStores],
+  exports: [ListAnswerCache, StreamedLists, VersionedStores],
+})
+export class ResourcesModule {}

@@ -1,0 +1,96 @@
+/**
+ * The service's one logger: a single pino instance for the application's messages (as Nest's
+ * LoggerService) and for request lines. JSON is written asynchronously in batches; the
+ * pretty format for people is produced by pino-pretty in a worker thread (a pino transport),
+ * so neither format costs the request path more than putting the line together.
+ */
+import type { LoggerService } from '@nestjs/common';
+import { type DestinationStream, type Level, type Logger, pino } from 'pino';
+
+import type { AppConfig } from '../config/app.config.js';
+
+export type LogLevel = Level;
+
+function destination(config: AppConfig): DestinationStream {
+  if (config.logFormat === 'pretty') {
+    return pino.transport({
+      target: 'pino-pretty',
+      options: { destination: 1, colorize: process.stdout.isTTY === true, ignore: 'pid,hostname' },
+    });
+  }
+  // Written as soon as the previous write is done, so lines queue up while a write is in
+  // flight and leave together; flushed when the process exits.
+  return pino.destination({ dest: 1, sync: false });
+}
+
+export class AppLogger implements LoggerService {
+  readonly pino: Logger;
+
+  constructor(config: AppConfig, stream: DestinationStream = destination(config)) {
+    this.pino = pino({ level: config.logLevel }, stream);
+  }
+
+  /** Whether lines of this level are written at all (cheap: read before a line is put together). */
+  enabled(level: LogLevel): boolean {
+    return this.pino.isLevelEnabled(level);
+  }
+
+  log(message: unknown, ...params: unknown[]): void {
+    this.write('info', message, params);
+  }
+
+  error(message: unknown, ...params: unknown[]): void {
+    // Nest passes (message, stack, context), or (message, context) when there is no stack.
+    const [first, second] = params;
+    const [stack, context] =
+      params.length > 1 ? [first, second] : isStack(first) ? [first, undefined] : [undefined, first];
+    this.line(
+      'error',
+      message,
+      typeof context === 'string' ? context : undefined,
+      typeof stack === 'string' ? stack : undefined,
+    );
+  }
+
+  warn(message: unknown, ...params: unknown[]): void {
+    this.write('warn', message, params);
+  }
+
+  debug(message: unknown, ...params: unknown[]): void {
+    this.write('debug', message, params);
+  }
+
+  verbose(message: unknown, ...params: unknown[]): void {
+    this.write('trace', message, params);
+  }
+
+  fatal(message: unknown, ...params: unknown[]): void {
+    this.write('fatal', message, params);
+  }
+
+  private write(level: LogLevel, message: unknown, params: unknown[]): void {
+    const context = params.at(-1);
+    this.line(level, message, typeof context === 'string' ? context : undefined);
+  }
+
+  private line(level: LogLevel, message: unknown, context?: string, stack?: string): void {
+    if (!this.pino.isLevelEnabled(level)) {
+      return;
+    }
+    const fields: Record<string, unknown> = context === undefined ? {} : { context };
+    if (stack !== undefined) {
+      fields.err = { stack };
+    }
+    if (message instanceof Error) {
+      this.pino[level]({ ...fields, err: message }, message.message);
+    } else if (typeof message === 'object' && message !== null) {
+      this.pino[level]({ ...fields, ...message });
+    } else {
+      this.pino[level](fields, String(message));
+    }
+  }
+}
+
+function isStack(value: unknown): value is string {
+  return typeof value === 'string' && /\n\s+at /.test(value);
+}
