@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { type IncomingMessage, type Server, ServerResponse, STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 
 import { type INestApplication, StreamableFile } from '@nestjs/common';
@@ -37,7 +38,11 @@ class ApiExpressAdapter extends ExpressAdapter {
 
   private send(response: ServerResponse, payload: Payload): unknown {
     if (payload.kind === 'stream') {
-      return super.reply(response, new StreamableFile(payload.stream, { type: JSON_TYPE }), payload.status);
+      return super.reply(
+        response,
+        new StreamableFile(payload.stream, { type: JSON_TYPE, length: payload.length }),
+        payload.status,
+      );
     }
     response.statusCode = payload.status;
     if (payload.kind === 'empty') {
@@ -60,7 +65,11 @@ class ApiFastifyAdapter extends FastifyAdapter {
       return super.reply(response, body, statusCode);
     }
     if (payload.kind === 'stream') {
-      return super.reply(response, new StreamableFile(payload.stream, { type: JSON_TYPE }), payload.status);
+      return super.reply(
+        response,
+        new StreamableFile(payload.stream, { type: JSON_TYPE, length: payload.length }),
+        payload.status,
+      );
     }
     response.code(payload.status);
     return payload.kind === 'empty' ? response.send() : response.type(payload.type).send(payload.body);
@@ -124,14 +133,42 @@ export function configureApp(app: INestApplication): void {
 /**
  * A client that sends its request too slowly, or stops reading the answer, does not hold a
  * connection (and the answer's memory) for long: headers must arrive within 10 s, the whole
- * request within 30 s, and a connection on which nothing moves for `SEND_TIMEOUT_MS` (an
- * answer the client does not read, once the socket's buffers are full) is closed; the request
- * line then says the answer was aborted.
+ * request within 30 s, and a connection whose answer has bytes waiting to go out but has
+ * handed none to the operating system for `SEND_TIMEOUT_MS` (a client that does not read,
+ * once the socket buffers are full) is closed; its request line then says aborted. A slow
+ * handler does not count: nothing is waiting to be sent meanwhile. One sweep checks every
+ * open connection a few times per timeout, so requests themselves pay nothing for it.
  */
 function limitSlowClients(server: Server, sendTimeoutMs: number): void {
   server.headersTimeout = HEADERS_TIMEOUT_MS;
   server.requestTimeout = REQUEST_TIMEOUT_MS;
-  server.setTimeout(sendTimeoutMs, (socket) => socket.destroy());
+  const sockets = new Set<Socket>();
+  const progress = new WeakMap<Socket, { sent: number; since: number }>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  const sweep = setInterval(
+    () => {
+      const now = Date.now();
+      for (const socket of sockets) {
+        if (socket.writableLength === 0) {
+          progress.delete(socket);
+          continue;
+        }
+        // Bytes handed to the operating system: those written minus those still waiting.
+        const sent = socket.bytesWritten - socket.writableLength;
+        const seen = progress.get(socket);
+        if (seen === undefined || seen.sent !== sent) {
+          progress.set(socket, { sent, since: now });
+        } else if (now - seen.since >= sendTimeoutMs) {
+          socket.destroy();
+        }
+      }
+    },
+    Math.max(25, Math.min(1_000, sendTimeoutMs / 4)),
+  ).unref();
+  server.once('close', () => clearInterval(sweep));
 }
 
 /** Readies the adapter (Fastify registers its plugins asynchronously) after `app.init()`. */

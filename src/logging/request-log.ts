@@ -61,14 +61,25 @@ export class RequestLog {
   readonly hook: RequestHook = (req, res, route) => {
     if (this.error) {
       const started = performance.now();
-      res.once('close', () => this.write(req, res, route(), started));
+      // 'finish' with the connection still open means the whole answer was handed to the
+      // operating system. A connection closed before that (a client gone, or one cut off for
+      // not reading) also ends the response, with its socket already destroyed.
+      const { socket } = req;
+      let finished = false;
+      res.once('finish', () => (finished = !socket.destroyed));
+      res.once('close', () => this.write(req, res, route(), started, finished));
     }
     return false;
   };
 
-  private write(req: IncomingMessage, res: ServerResponse, route: string | undefined, started: number): void {
+  private write(
+    req: IncomingMessage,
+    res: ServerResponse,
+    route: string | undefined,
+    started: number,
+    finished: boolean,
+  ): void {
     const status = res.statusCode;
-    const finished = res.writableFinished;
     const level: LogLevel = !finished ? 'warn' : status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
     if (!(level === 'info' ? this.info : level === 'warn' ? this.warn : true)) {
       return;

@@ -57,6 +57,11 @@ export class ServiceProcess {
     return service;
   }
 
+  /** The service's process id. */
+  get pid(): number {
+    return this.child.pid!;
+  }
+
   get url(): string {
     return `http://127.0.0.1:${this.port}`;
   }

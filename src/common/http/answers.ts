@@ -6,7 +6,7 @@
  * serialized once with its length. Streams and empty answers are left to the adapter.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 
 import Negotiator from 'negotiator';
 import vary from 'vary';
@@ -17,12 +17,19 @@ import { etagOf, isVersioned, listMatches } from './etag.js';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 const CODINGS = ['gzip', 'identity'];
+/**
+ * A body at least this long is sent in slices of `SLICE_BYTES` (views of the kept bytes, not
+ * copies) with backpressure, so that a client that stops reading can be told from one that
+ * reads slowly: each slice handed to the operating system is progress (see app.setup.ts).
+ */
+const SLICED_FROM_BYTES = 1024 * 1024;
+const SLICE_BYTES = 64 * 1024;
 
 /** What to send: a whole body (or none, for a 304), or a stream the adapter pipes. */
 export type Payload =
   | { kind: 'whole'; status: number; body: string | Buffer; type: string }
   | { kind: 'empty'; status: number }
-  | { kind: 'stream'; status: number; stream: Readable };
+  | { kind: 'stream'; status: number; stream: Readable; length?: number };
 
 /**
  * The payload of `result` for this request, with the headers it needs (but its type, which
@@ -67,9 +74,19 @@ function listPayload(req: IncomingMessage, res: ServerResponse, { list, page }: 
     res.setHeader('Content-Encoding', 'gzip');
   }
   const body = gzip ? list.gzip() : list.identity();
-  return Buffer.isBuffer(body)
-    ? { kind: 'whole', status, body, type: JSON_TYPE }
-    : { kind: 'stream', status, stream: body };
+  if (!Buffer.isBuffer(body)) {
+    return { kind: 'stream', status, stream: body };
+  }
+  if (body.length >= SLICED_FROM_BYTES) {
+    return { kind: 'stream', status, stream: Readable.from(slices(body)), length: body.length };
+  }
+  return { kind: 'whole', status, body, type: JSON_TYPE };
+}
+
+function* slices(bytes: Buffer): Generator<Buffer> {
+  for (let start = 0; start < bytes.length; start += SLICE_BYTES) {
+    yield bytes.subarray(start, start + SLICE_BYTES);
+  }
 }
 
 /** The `Link` header of a page: the same request with the offset of the first, previous, next and last page. */
