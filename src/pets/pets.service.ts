@@ -35,7 +35,7 @@ export class PetsService {
   }
 
   /** The matching pets, in the asked order or by id, whole or one page (a long list is streamed). */
-  async findAll(query: PetQueryDto): Promise<ListPage> {
+  findAll(query: PetQueryDto): Promise<ListPage> {
     const where: FindOptionsWhere<Pet> = {};
     for (const field of ['species', 'status', 'size', 'gender'] as const) {
       if (query[field] !== undefined) {
@@ -45,8 +45,9 @@ export class PetsService {
     if (query.breed !== undefined) {
       where.breed_key = breedKey(query.breed);
     }
-    if (query.shelter_id !== undefined) {
-      where.shelter_id = (await this.shelters.findOrFail(query.shelter_id)).id;
+    const shelterId = query.shelter_id;
+    if (shelterId !== undefined) {
+      where.shelter_id = Number(shelterId);
     }
     const ages = within(optionalNumber(query.age_months_min), optionalNumber(query.age_months_max));
     if (ages !== undefined) {
@@ -56,14 +57,19 @@ export class PetsService {
     if (intake !== undefined) {
       where.intake_date = intake;
     }
-    return this.store.list({
-      where,
-      contains: [
-        ...(query.temperament === undefined ? [] : [{ text: query.temperament, columns: ['temperament'] }]),
-        ...(query.q === undefined ? [] : [{ text: query.q, columns: SEARCHED }]),
-      ],
-      ...pagingOf(query),
-    });
+    return this.store.list(
+      {
+        where,
+        contains: [
+          ...(query.temperament === undefined ? [] : [{ text: query.temperament, columns: ['temperament'] }]),
+          ...(query.q === undefined ? [] : [{ text: query.q, columns: SEARCHED }]),
+        ],
+        ...pagingOf(query),
+      },
+      // An unknown shelter is a 404. A kept answer was read while the shelter existed, and
+      // nothing has changed since, so only a list being built needs to look.
+      shelterId === undefined ? undefined : () => this.shelters.findOrFail(shelterId),
+    );
   }
 
   /** The pet, or the 404 that names the id as it was sent. */

@@ -78,17 +78,20 @@ export class VersionedStore<T extends Versioned> {
   }
 
   /**
-   * The rows matching the query in the asked order (ties broken by id), as JSON. A page is
+   * The rows matching the query in the asked order (ties broken by id), as JSON; `check`
+   * runs first whenever the answer is not a kept one. A page is
    * one query plus a count. A whole list is read in batches of 1,000; one small enough to keep
    * (see ListAnswerCache) is built whole and kept, a longer one is streamed batch by batch, so
    * memory stays flat however long it is (each batch then sees the rows committed by the time
    * it is read).
    */
-  list(query: ListQuery<T>): Promise<ListPage> {
-    return this.answers.answer(`${this.name}\n${JSON.stringify(query)}`, () => this.build(query));
+  list(query: ListQuery<T>, check?: () => Promise<unknown>): Promise<ListPage> {
+    return this.answers.answer(`${this.name}\n${JSON.stringify(query)}`, () => this.build(query, check));
   }
 
-  private async build(query: ListQuery<T>): Promise<Built> {
+  /** `check` may refuse the request (e.g. 404 for an unknown parent) before anything is read. */
+  private async build(query: ListQuery<T>, check?: () => Promise<unknown>): Promise<Built> {
+    await check?.();
     if (query.page !== undefined) {
       const rows = await this.select(query)
         .offset(query.page.offset)
