@@ -241,6 +241,19 @@ describe('HTTP contract', () => {
     },
   );
 
+  it('answers 404 for pets of a shelter deleted after its empty list was answered', async () => {
+    const empty = await createShelter(app, { name: 'Empty Nest' });
+    for (let round = 0; round < 2; round++) {
+      await http(app).get(`/pets?shelter_id=${empty.id}`).expect(200, []);
+    }
+    await http(app).delete(`/shelters/${empty.id}`).set('Authorization', TOKEN).expect(200);
+    await expectResponse(
+      http(app).get(`/pets?shelter_id=${empty.id}`),
+      404,
+      error(404, 'Not Found', `Shelter with 'id' ${empty.id} not found.`),
+    );
+  });
+
   it('answers 404 for pets of an unknown shelter and 400 for parameters on /shelters', async () => {
     await expectResponse(
       http(app).get('/pets?shelter_id=42'),
