@@ -134,7 +134,7 @@ describe('OpenAPI document', () => {
     expect(messages('400')).toEqual(expect.arrayContaining([Messages.invalidId('pet'), Messages.bodyEmpty()]));
     const remove = document.paths['/shelters/{id}'].delete;
     expect(Object.values(remove.responses['409'].content!['application/json']!.examples!)[0].value).toMatchObject({
-      message: Messages.shelterHasPets('1', 3),
+      message: Messages.stillReferenced('shelter', '1', [{ count: 3, names: { one: 'pet', many: 'pets' } }]),
     });
   });
 

@@ -1,6 +1,6 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, VersionColumn } from 'typeorm';
 
-import { Shelter } from '../shelters/shelter.entity.js';
+import { RefersTo } from '../common/resources/references.js';
 
 export const SPECIES = ['cat', 'dog'] as const;
 export const GENDERS = ['male', 'female'] as const;
@@ -69,11 +69,13 @@ export class Pet {
   description!: string;
 
   @Column({ type: 'integer' })
+  @RefersTo('shelter', { one: 'pet', many: 'pets' })
   shelter_id!: number;
 
-  @ManyToOne(() => Shelter, { onDelete: 'RESTRICT', onUpdate: 'NO ACTION' })
+  /** The foreign key, named for the schema tools; the entity is named rather than imported. */
+  @ManyToOne('Shelter', { onDelete: 'RESTRICT', onUpdate: 'NO ACTION' })
   @JoinColumn({ name: 'shelter_id', foreignKeyConstraintName: 'fk_pets_shelter_id' })
-  shelter?: Shelter;
+  shelter?: unknown;
 
   @Column({ type: 'text' })
   status!: PetStatus;

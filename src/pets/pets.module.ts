@@ -2,14 +2,13 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 
 import { IdempotencyModule } from '../idempotency/idempotency.module.js';
-import { SheltersModule } from '../shelters/shelters.module.js';
 import { Pet } from './pet.entity.js';
 import { PetStatusChange } from './pet-status-change.entity.js';
 import { PetsController } from './pets.controller.js';
 import { PetsService } from './pets.service.js';
 
 @Module({
-  imports: [IdempotencyModule, TypeOrmModule.forFeature([Pet, PetStatusChange]), SheltersModule],
+  imports: [IdempotencyModule, TypeOrmModule.forFeature([Pet, PetStatusChange])],
   controllers: [PetsController],
   providers: [PetsService],
 })

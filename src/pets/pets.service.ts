@@ -2,19 +2,16 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { EntityManager, FindOptionsWhere, Repository } from 'typeorm';
 
-import { isForeignKeyViolation } from '../common/errors/database-errors.js';
 import { anyOf, within } from '../common/resources/filters.js';
 import { type ListPage, pagingOf } from '../common/resources/paging.js';
 import type { VersionedStore } from '../common/resources/versioned-store.js';
 import { VersionedStores } from '../common/resources/versioned-stores.js';
 import { Transactions } from '../database/transactions.js';
-import { SheltersService } from '../shelters/shelters.service.js';
 import type { CreatePetDto } from './dto/create-pet.dto.js';
 import type { PetQueryDto } from './dto/pet-query.dto.js';
 import type { UpdatePetDto } from './dto/update-pet.dto.js';
 import { breedKey, Pet } from './pet.entity.js';
 import { PetStatusChange } from './pet-status-change.entity.js';
-import { UnknownShelterReferenceException } from './shelter-reference.exception.js';
 
 /** The text fields `q` searches. */
 const SEARCHED = ['name', 'breed', 'temperament', 'description'] as const;
@@ -27,7 +24,6 @@ export class PetsService {
 
   constructor(
     @InjectRepository(Pet) private readonly pets: Repository<Pet>,
-    private readonly shelters: SheltersService,
     private readonly transactions: Transactions,
     stores: VersionedStores,
   ) {
@@ -45,9 +41,9 @@ export class PetsService {
     if (query.breed !== undefined) {
       where.breed_key = breedKey(query.breed);
     }
-    const shelterId = query.shelter_id;
-    if (shelterId !== undefined) {
-      where.shelter_id = Number(shelterId);
+    if (query.shelter_id !== undefined) {
+      // As sent: an unknown shelter's 404 repeats it (see References).
+      where.shelter_id = query.shelter_id as unknown as number;
     }
     const ages = within(optionalNumber(query.age_months_min), optionalNumber(query.age_months_max));
     if (ages !== undefined) {
@@ -57,19 +53,14 @@ export class PetsService {
     if (intake !== undefined) {
       where.intake_date = intake;
     }
-    return this.store.list(
-      {
-        where,
-        contains: [
-          ...(query.temperament === undefined ? [] : [{ text: query.temperament, columns: ['temperament'] }]),
-          ...(query.q === undefined ? [] : [{ text: query.q, columns: SEARCHED }]),
-        ],
-        ...pagingOf(query),
-      },
-      // An unknown shelter is a 404. A kept answer was read while the shelter existed, and
-      // nothing has changed since, so only a list being built needs to look.
-      shelterId === undefined ? undefined : () => this.shelters.findOrFail(shelterId),
-    );
+    return this.store.list({
+      where,
+      contains: [
+        ...(query.temperament === undefined ? [] : [{ text: query.temperament, columns: ['temperament'] }]),
+        ...(query.q === undefined ? [] : [{ text: query.q, columns: SEARCHED }]),
+      ],
+      ...pagingOf(query),
+    });
   }
 
   /** The pet, or the 404 that names the id as it was sent. */
@@ -84,8 +75,7 @@ export class PetsService {
   }
 
   create(dto: CreatePetDto): Promise<Pet> {
-    return this.write(dto, async (manager) => {
-      await this.checkShelter(dto, manager);
+    return this.transactions.run(async (manager) => {
       const pet = await this.store.create(columnsOf(dto), manager);
       await recordStatus(manager, pet);
       return pet;
@@ -97,12 +87,10 @@ export class PetsService {
   }
 
   update(id: string, dto: UpdatePetDto, ifMatch?: string): Promise<Pet> {
-    // Existence (404), then the shelter reference (400), then If-Match (412), as the contract orders.
-    return this.write(dto, async (manager) => {
+    return this.transactions.run(async (manager) => {
       let previousStatus: string | undefined;
       const pet = await this.store.update(manager, id, columnsOf(dto), ifMatch, (current) => {
         previousStatus = current.status;
-        return this.checkShelter(dto, manager);
       });
       if (pet.status !== previousStatus) {
         await recordStatus(manager, pet);
@@ -113,24 +101,6 @@ export class PetsService {
 
   remove(id: string, ifMatch?: string): Promise<Pet> {
     return this.transactions.run((manager) => this.store.remove(manager, id, ifMatch));
-  }
-
-  private async checkShelter(dto: UpdatePetDto, manager: EntityManager): Promise<void> {
-    if (dto.shelter_id !== undefined && !(await this.shelters.exists(dto.shelter_id, manager))) {
-      throw new UnknownShelterReferenceException(dto.shelter_id);
-    }
-  }
-
-  /** A transaction whose foreign-key refusal (the shelter vanished meanwhile) is the client's 400. */
-  private async write(dto: UpdatePetDto, work: (manager: EntityManager) => Promise<Pet>): Promise<Pet> {
-    try {
-      return await this.transactions.run(work);
-    } catch (error) {
-      if (isForeignKeyViolation(error) && dto.shelter_id !== undefined) {
-        throw new UnknownShelterReferenceException(dto.shelter_id);
-      }
-      throw error;
-    }
   }
 }
 

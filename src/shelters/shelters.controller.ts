@@ -69,7 +69,7 @@ export class SheltersController {
   @Delete('shelters/:id')
   @ApiOperation({ summary: 'Delete a shelter that has no pets; answers with the shelter as it was' })
   @ApiOkResponse({ type: ShelterResponse })
-  @ApiError(409, Messages.shelterHasPets('1', 3))
+  @ApiError(409, Messages.stillReferenced('shelter', '1', [{ count: 3, names: { one: 'pet', many: 'pets' } }]))
   remove(@ResourceId('shelter') id: string, @IfMatch() ifMatch?: string): Promise<Shelter> {
     return this.shelters.remove(id, ifMatch);
   }

@@ -2,13 +2,12 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 
 import { IdempotencyModule } from '../idempotency/idempotency.module.js';
-import { Pet } from '../pets/pet.entity.js';
 import { Shelter } from './shelter.entity.js';
 import { SheltersController } from './shelters.controller.js';
 import { SheltersService } from './shelters.service.js';
 
 @Module({
-  imports: [IdempotencyModule, TypeOrmModule.forFeature([Shelter, Pet])],
+  imports: [IdempotencyModule, TypeOrmModule.forFeature([Shelter])],
   controllers: [SheltersController],
   providers: [SheltersService],
   exports: [SheltersService],

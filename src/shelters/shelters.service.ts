@@ -2,17 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { EntityManager, Repository } from 'typeorm';
 
-import { isForeignKeyViolation } from '../common/errors/database-errors.js';
 import { type ListPage, pagingOf } from '../common/resources/paging.js';
 import type { VersionedStore } from '../common/resources/versioned-store.js';
 import { VersionedStores } from '../common/resources/versioned-stores.js';
 import { Transactions } from '../database/transactions.js';
-import { Pet } from '../pets/pet.entity.js';
 import type { CreateShelterDto } from './dto/create-shelter.dto.js';
 import type { ShelterQueryDto } from './dto/shelter-query.dto.js';
 import type { UpdateShelterDto } from './dto/update-shelter.dto.js';
 import { Shelter } from './shelter.entity.js';
-import { ShelterHasPetsException } from './shelter-has-pets.exception.js';
 
 @Injectable()
 export class SheltersService {
@@ -52,24 +49,9 @@ export class SheltersService {
     return this.transactions.run((manager) => this.store.update(manager, id, columnsOf(dto), ifMatch));
   }
 
+  /** 409 while pets (or any resource that refers to shelters) still refer to it: see References. */
   remove(id: string, ifMatch?: string): Promise<Shelter> {
-    return this.transactions
-      .run((manager) =>
-        this.store.remove(manager, id, ifMatch, async (shelter) => {
-          const pets = await manager.countBy(Pet, { shelter_id: shelter.id });
-          if (pets > 0) {
-            throw new ShelterHasPetsException(id, pets);
-          }
-        }),
-      )
-      .catch(async (error: unknown) => {
-        // A pet added by another connection between the count and the delete: the foreign key refused it.
-        if (isForeignKeyViolation(error)) {
-          const pets = await this.shelters.manager.countBy(Pet, { shelter_id: Number(id) });
-          throw new ShelterHasPetsException(id, pets);
-        }
-        throw error;
-      });
+    return this.transactions.run((manager) => this.store.remove(manager, id, ifMatch));
   }
 }
 

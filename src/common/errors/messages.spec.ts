@@ -21,7 +21,27 @@ describe('Messages', () => {
   });
 
   it('counts pets in the conflict message', () => {
-    expect(Messages.shelterHasPets('1', 1)).toBe("Shelter with 'id' 1 still has 1 pet. Move or delete them first.");
-    expect(Messages.shelterHasPets('1', 2)).toBe("Shelter with 'id' 1 still has 2 pets. Move or delete them first.");
+    const pets = { one: 'pet', many: 'pets' };
+    const volunteers = { one: 'volunteer', many: 'volunteers' };
+    const interests = { one: 'interest', many: 'interests' };
+    expect(Messages.stillReferenced('shelter', '1', [{ count: 1, names: pets }])).toBe(
+      "Shelter with 'id' 1 still has 1 pet. Move or delete them first.",
+    );
+    expect(Messages.stillReferenced('shelter', '1', [{ count: 2, names: pets }])).toBe(
+      "Shelter with 'id' 1 still has 2 pets. Move or delete them first.",
+    );
+    expect(
+      Messages.stillReferenced('shelter', '1', [
+        { count: 2, names: pets },
+        { count: 1, names: volunteers },
+      ]),
+    ).toBe("Shelter with 'id' 1 still has 2 pets and 1 volunteer. Move or delete them first.");
+    expect(
+      Messages.stillReferenced('pet', '7', [
+        { count: 3, names: interests },
+        { count: 1, names: volunteers },
+        { count: 2, names: pets },
+      ]),
+    ).toBe("Pet with 'id' 7 still has 3 interests, 1 volunteer and 2 pets. Move or delete them first.");
   });
 });

@@ -9,6 +9,10 @@ export type ResourceName = string;
 const capitalised = (resource: ResourceName) => resource[0].toUpperCase() + resource.slice(1);
 const notFoundSentence = (resource: ResourceName, id: string) => `${capitalised(resource)} with 'id' ${id} not found.`;
 
+/** `a`, `a and b`, `a, b and c`. */
+const listed = (items: string[]) =>
+  items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+
 /** The second sentence of an "Invalid value" message: what the field must be. */
 export const Rules = {
   text: (max: number) => `Must be a non-empty string of at most ${max} characters.`,
@@ -50,8 +54,14 @@ export const Messages = {
   tokenRequired: () => 'Authentication token is required for this operation.',
   tokenRejected: () => 'Invalid or expired authentication token.',
   rateLimited: (seconds: number) => `Rate limit exceeded. Try again in ${seconds} seconds.`,
-  shelterHasPets: (id: string, count: number) =>
-    `Shelter with 'id' ${id} still has ${count} ${count === 1 ? 'pet' : 'pets'}. Move or delete them first.`,
+  stillReferenced: (
+    resource: ResourceName,
+    id: string,
+    counts: { count: number; names: { one: string; many: string } }[],
+  ) =>
+    `${capitalised(resource)} with 'id' ${id} still has ${listed(
+      counts.map(({ count, names }) => `${count} ${count === 1 ? names.one : names.many}`),
+    )}. Move or delete them first.`,
   preconditionFailed: (resource: ResourceName) =>
     `The ${resource} was modified by another request. Fetch it again and retry.`,
   malformedRequest: () => 'The request is malformed and cannot be processed.',

@@ -1,4 +1,4 @@
-/** `@ApiError(409, Messages.shelterHasPets('1', 3))`: documents an operation's own error answer. */
+/** `@ApiError(409, Messages.stillReferenced(…))`: documents an operation's own error answer. */
 import { STATUS_CODES } from 'node:http';
 
 import { ApiResponse } from '@nestjs/swagger';

@@ -2,12 +2,13 @@
 import { Global, Module } from '@nestjs/common';
 
 import { ListAnswerCache } from './list-answer-cache.js';
+import { References } from './references.js';
 import { StreamedLists } from './streamed-lists.js';
 import { VersionedStores } from './versioned-stores.js';
 
 @Global()
 @Module({
-  providers: [ListAnswerCache, StreamedLists, VersionedStores],
-  exports: [ListAnswerCache, StreamedLists, VersionedStores],
+  providers: [ListAnswerCache, StreamedLists, References, VersionedStores],
+  exports: [ListAnswerCache, StreamedLists, References, VersionedStores],
 })
 export class ResourcesModule {}

@@ -16,12 +16,14 @@ import {
 
 import { SqliteStatement } from '../../database/sqlite-statement.js';
 import { ResourceNotFoundException } from '../errors/api.exception.js';
+import { isForeignKeyViolation } from '../errors/database-errors.js';
 import type { ResourceName } from '../errors/messages.js';
 import { assertIfMatch, conditionOn, missedWrite, type Versioned } from '../http/etag.js';
 import { storedId } from '../http/resource-id.decorator.js';
 import { containsPattern, likeOperator } from './filters.js';
 import { JsonList } from './json-list.js';
 import type { Built, ListAnswerCache } from './list-answer-cache.js';
+import type { References } from './references.js';
 import type { StreamedLists } from './streamed-lists.js';
 import type { ListPage, Page, Sort } from './paging.js';
 
@@ -53,6 +55,7 @@ export class VersionedStore<T extends Versioned> {
     private readonly manager: EntityManager,
     private readonly answers: ListAnswerCache,
     private readonly streams: StreamedLists,
+    private readonly references: References,
   ) {
     this.metadata = manager.connection.getMetadata(entity);
     // TypeORM writes the SQL (column expressions differ per database, e.g. json() on SQLite); once.
@@ -62,6 +65,10 @@ export class VersionedStore<T extends Versioned> {
       .where(`${ALIAS}.id = :id`, { id: 'id' })
       .getQueryAndParameters();
     this.byIdStatement = SqliteStatement.of(manager.connection, this.byIdSql);
+    references.registerParent(name, {
+      exists: (id, inside) => this.exists(id, inside),
+      lock: (id, inside) => this.lock(id, inside),
+    });
   }
 
   /**
@@ -78,20 +85,19 @@ export class VersionedStore<T extends Versioned> {
   }
 
   /**
-   * The rows matching the query in the asked order (ties broken by id), as JSON; `check`
-   * runs first whenever the answer is not a kept one. A page is
+   * The rows matching the query in the asked order (ties broken by id), as JSON. A page is
    * one query plus a count. A whole list is read in batches of 1,000; one small enough to keep
    * (see ListAnswerCache) is built whole and kept, a longer one is streamed batch by batch, so
    * memory stays flat however long it is (each batch then sees the rows committed by the time
    * it is read).
    */
-  list(query: ListQuery<T>, check?: () => Promise<unknown>): Promise<ListPage> {
-    return this.answers.answer(`${this.name}\n${JSON.stringify(query)}`, () => this.build(query, check));
+  list(query: ListQuery<T>): Promise<ListPage> {
+    return this.answers.answer(`${this.name}\n${JSON.stringify(query)}`, () => this.build(query));
   }
 
-  /** `check` may refuse the request (e.g. 404 for an unknown parent) before anything is read. */
-  private async build(query: ListQuery<T>, check?: () => Promise<unknown>): Promise<Built> {
-    await check?.();
+  /** A filter on a reference (`shelter_id`) names an existing parent, or the answer is its 404. */
+  private async build(query: ListQuery<T>): Promise<Built> {
+    await this.references.assertFilteredParentsExist(this.entity, query.where, this.manager);
     if (query.page !== undefined) {
       const rows = await this.select(query)
         .offset(query.page.offset)
@@ -216,8 +222,31 @@ export class VersionedStore<T extends Versioned> {
    * generated id, and a new row's version is 1.
    */
   async create(columns: DeepPartial<T>, manager: EntityManager = this.manager): Promise<T> {
-    const { identifiers } = await manager.insert(this.entity, { ...columns, version: 1 } as never);
+    await this.references.assertParentsExist(this.entity, columns, manager);
+    const { identifiers } = await this.refusingUnknownParents(columns, () =>
+      manager.insert(this.entity, { ...columns, version: 1 } as never),
+    );
     return Object.assign(this.metadata.create(), columns, { id: identifiers[0].id as number, version: 1 }) as T;
+  }
+
+  /** Runs a write; a foreign key that refuses it (a parent deleted meanwhile) is the client's 400. */
+  private async refusingUnknownParents<R>(columns: object, write: () => Promise<R>): Promise<R> {
+    try {
+      return await write();
+    } catch (error) {
+      throw (isForeignKeyViolation(error) && this.references.refusedReference(this.entity, columns)) || error;
+    }
+  }
+
+  /** Holds the row until the transaction ends, so that nothing can come to refer to it (PostgreSQL). */
+  private async lock(id: number, manager: EntityManager): Promise<void> {
+    if (manager.connection.options.type === 'postgres') {
+      await manager
+        .createQueryBuilder(this.entity, ALIAS)
+        .setLock('pessimistic_write')
+        .where(`${ALIAS}.id = :id`, { id })
+        .getRawMany();
+    }
   }
 
   /** The row with this id, if any: SQLite's prepared statement, or the same SQL through `manager`. */
@@ -240,13 +269,16 @@ export class VersionedStore<T extends Versioned> {
     id: string,
     columns: Partial<T>,
     ifMatch?: string,
-    check?: (row: T) => Promise<void>,
+    check?: (row: T) => Promise<void> | void,
   ): Promise<T> {
     const row = await this.findOrFail(id, manager);
-    // A reference problem (400) is reported before a stale If-Match (412), as API.md §3 orders them.
+    // A reference problem (400) is reported before a stale If-Match (412), as the contract orders them.
     await check?.(row);
+    await this.references.assertParentsExist(this.entity, columns, manager);
     assertIfMatch(row, ifMatch, this.name);
-    const { affected } = await manager.update(this.entity, conditionOn(row, ifMatch), columns as never);
+    const { affected } = await this.refusingUnknownParents(columns, () =>
+      manager.update(this.entity, conditionOn(row, ifMatch), columns as never),
+    );
     if (affected === 0) {
       throw missedWrite(this.name, id, ifMatch);
     }
@@ -254,10 +286,16 @@ export class VersionedStore<T extends Versioned> {
   }
 
   /** Deletes the row and returns it as it was; `check` may refuse first (e.g. 409). */
-  async remove(manager: EntityManager, id: string, ifMatch?: string, check?: (row: T) => Promise<void>): Promise<T> {
+  async remove(
+    manager: EntityManager,
+    id: string,
+    ifMatch?: string,
+    check?: (row: T) => Promise<void> | void,
+  ): Promise<T> {
     const row = await this.findOrFail(id, manager);
-    // A state conflict (409) is reported before a stale If-Match (412), as API.md §3 orders them.
+    // A state conflict (409) is reported before a stale If-Match (412), as the contract orders them.
     await check?.(row);
+    await this.references.assertUnreferenced(this.name, row.id, id, manager);
     assertIfMatch(row, ifMatch, this.name);
     const { affected } = await manager.delete(this.entity, conditionOn(row, ifMatch));
     if (affected === 0) {
