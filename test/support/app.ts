@@ -47,17 +47,22 @@ export async function startApp(env: Record<string, string> = {}, modules: Type[]
   }
 }
 
-/** Empties every table and restarts the id sequences, so each test starts from nothing. */
+/** Empties every table of the application's entities and restarts their id sequences, so each test starts from nothing. */
 export async function resetDatabase(app: INestApplication): Promise<void> {
   const dataSource = app.get(DataSource);
+  const tables = [...new Set(dataSource.entityMetadatas.map((metadata) => metadata.tableName))];
   if (dataSource.options.type === 'postgres') {
-    await dataSource.query('TRUNCATE pets, shelters, api_tokens RESTART IDENTITY CASCADE');
+    await dataSource.query(`TRUNCATE ${tables.map((table) => `"${table}"`).join(', ')} RESTART IDENTITY CASCADE`);
     return;
   }
   // Through the service's own write path, so list answers it keeps are known to be stale.
+  // Children first: a table is emptied after every table whose rows refer to it.
+  const ordered = [...dataSource.entityMetadatas]
+    .sort((a, b) => b.foreignKeys.length - a.foreignKeys.length)
+    .map((metadata) => metadata.tableName);
   await app.get(Transactions).run(async (manager) => {
-    for (const table of ['pets', 'shelters', 'api_tokens', 'sqlite_sequence']) {
-      await manager.query(`DELETE FROM ${table}`);
+    for (const table of [...new Set(ordered), 'sqlite_sequence']) {
+      await manager.query(`DELETE FROM "${table}"`);
     }
   });
 }

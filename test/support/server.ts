@@ -1,14 +1,14 @@
 /**
- * The built service (`dist/src/main.js`, made by `npm run build`, which `npm test` runs
- * first) as a separate process, for tests about processes: several instances, crashes,
+ * The built service (`dist/src/main.js`, built first when the sources are newer) as a separate process, for tests about processes: several instances, crashes,
  * signals and lost dependencies.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 
 import request from 'supertest';
+
+import { ensureBuilt } from './build.js';
 
 const MAIN = join(process.cwd(), 'dist', 'src', 'main.js');
 const START_TIMEOUT_MS = 20_000;
@@ -37,9 +37,7 @@ export class ServiceProcess {
 
   /** Starts the built service with `env` on a free port and waits until it answers. */
   static async start(env: Record<string, string>): Promise<ServiceProcess> {
-    if (!existsSync(MAIN)) {
-      throw new Error(`${MAIN} is missing: run \`npm run build\` first (npm test does).`);
-    }
+    await ensureBuilt();
     const port = await freePort();
     const child = spawn(process.execPath, [MAIN], {
       // The adapter under test (HTTP_ADAPTER) applies to the spawned service too.
