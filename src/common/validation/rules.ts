@@ -13,6 +13,8 @@ import { Rules } from '../errors/messages.js';
 
 /** Marks a rule whose message is a whole sentence of its own rather than an "Invalid value" sentence. */
 export const COMPLETE_MESSAGE = 'completeMessage';
+/** Marks the project's own rules, whose messages are already the contract's sentences. */
+export const OWN_RULE = 'ownRule';
 export const NESTED_OBJECT = 'nestedObject';
 
 const PHONE = /^\+1-[0-9]{3}-[0-9]{3}-[0-9]{4}$/;
@@ -40,7 +42,7 @@ function rule(
             typeof sentence === 'function' ? sentence(args?.value) : sentence,
         },
       },
-      complete ? { context: { [COMPLETE_MESSAGE]: true } } : undefined,
+      { context: { [OWN_RULE]: true, [COMPLETE_MESSAGE]: complete } },
     ),
     ApiProperty({ description: typeof sentence === 'string' ? sentence : undefined, ...schema }),
   );
@@ -185,12 +187,15 @@ export function isIdText(value: unknown): value is string {
  * constraints so that the pipe can list its fields (and PartialType copies it along).
  */
 export function IsNestedObject(nested: () => new () => object, fields: readonly string[]): PropertyDecorator {
-  const objectRule = ValidateBy({
-    name: NESTED_OBJECT,
-    constraints: [nested],
-    // By now the value is an instance of the nested class when the client sent an object.
-    validator: { validate: (v: unknown) => v instanceof nested(), defaultMessage: () => Rules.object(fields) },
-  });
+  const objectRule = ValidateBy(
+    {
+      name: NESTED_OBJECT,
+      constraints: [nested],
+      // By now the value is an instance of the nested class when the client sent an object.
+      validator: { validate: (v: unknown) => v instanceof nested(), defaultMessage: () => Rules.object(fields) },
+    },
+    { context: { [OWN_RULE]: true } },
+  );
   return applyDecorators(
     objectRule,
     ValidateNested(),

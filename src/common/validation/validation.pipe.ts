@@ -9,7 +9,8 @@ import { LRUCache } from 'lru-cache';
 
 import { BadRequestException, type ErrorDetail, ValidationException } from '../errors/api.exception.js';
 import { Messages, Rules } from '../errors/messages.js';
-import { COMPLETE_MESSAGE, isPlainObject, NESTED_OBJECT } from './rules.js';
+import { COMPLETE_MESSAGE, isPlainObject, NESTED_OBJECT, OWN_RULE } from './rules.js';
+import { stockSentence } from './stock-sentences.js';
 
 type DtoClass = new () => object;
 
@@ -22,6 +23,8 @@ interface DtoShape {
   optional: Set<string>;
   /** Every field may be omitted (a PartialType): nested objects may then be partial too. */
   partial: boolean;
+  /** For class-validator's own decorators (`@IsString`, `@Max`…): the sentence of each, by field and constraint. */
+  stock: Map<string, Map<string, string>>;
 }
 
 const shapes = new WeakMap<DtoClass, DtoShape>();
@@ -34,7 +37,14 @@ export function dtoShape(dto: DtoClass): DtoShape {
     const fields: string[] = [];
     const nested = new Map<string, DtoClass>();
     const optional = new Set<string>();
+    const stock = new Map<string, Map<string, string>>();
     for (const entry of metadata) {
+      const sentence = stockSentence(entry.name ?? entry.type, entry.constraints);
+      if (sentence !== undefined) {
+        const sentences = stock.get(entry.propertyName) ?? new Map<string, string>();
+        sentences.set(entry.name ?? entry.type, sentence);
+        stock.set(entry.propertyName, sentences);
+      }
       if (!fields.includes(entry.propertyName)) {
         fields.push(entry.propertyName);
       }
@@ -46,7 +56,7 @@ export function dtoShape(dto: DtoClass): DtoShape {
       }
     }
     const partial = fields.length > 0 && fields.every((field) => optional.has(field));
-    shape = { fields, nested, optional, partial };
+    shape = { fields, nested, optional, partial, stock };
     shapes.set(dto, shape);
   }
   return shape;
@@ -63,8 +73,8 @@ const READ_ONLY_FIELD = 'id';
 export class ValidationPipe implements PipeTransform {
   /**
    * Validated query DTOs by DTO and parameters. A query's validity depends on nothing else,
-   * and class-validator reads the DTO's whole metadata on every call; the kept instances are
-   * frozen, as every request that sends the same parameters shares one.
+   * and class-validator reads the DTO's whole metadata on every call; a request that sends
+   * the same parameters gets a copy of the kept instance.
    */
   private readonly queries = new WeakMap<DtoClass, LRUCache<string, object>>();
 
@@ -91,7 +101,10 @@ export class ValidationPipe implements PipeTransform {
     const known = pickKnownFields(body, shape, '', unknown, true);
     const instance = toInstance(dto, known);
     const errors = validateSync(instance, { skipUndefinedProperties: shape.partial, forbidUnknownValues: false });
-    const details = [...unknown, ...describeErrors(errors, '', (field) => shape.partial || shape.optional.has(field))];
+    const details = [
+      ...unknown,
+      ...describeErrors(errors, '', dto, (field) => shape.partial || shape.optional.has(field)),
+    ];
     if (details.length > 0) {
       throw new ValidationException(details);
     }
@@ -114,10 +127,11 @@ export class ValidationPipe implements PipeTransform {
     const key = JSON.stringify(query);
     let instance = kept.get(key);
     if (instance === undefined) {
-      instance = Object.freeze(this.validateQuery(dto, query));
+      instance = this.validateQuery(dto, query);
       kept.set(key, instance);
     }
-    return instance;
+    // Each request gets its own copy, so a service may change its query object freely.
+    return Object.assign(new dto(), instance);
   }
 
   private validateQuery(dto: DtoClass, query: Record<string, unknown>): object {
@@ -139,7 +153,7 @@ export class ValidationPipe implements PipeTransform {
     }
     const instance = toInstance(dto, values);
     const errors = validateSync(instance, { skipUndefinedProperties: true, forbidUnknownValues: false });
-    const byField = new Map(describeErrors(errors, '', () => true).map((detail) => [detail.field, detail]));
+    const byField = new Map(describeErrors(errors, '', dto, () => true).map((detail) => [detail.field, detail]));
     const fieldDetails = shape.fields.flatMap((field) => {
       const detail = structural.get(field) ?? byField.get(field);
       return detail ? [detail] : [];
@@ -212,9 +226,11 @@ function pickKnownFields(
 function describeErrors(
   errors: ValidationError[],
   prefix: string,
+  dto: DtoClass,
   isOptional: (field: string) => boolean,
 ): ErrorDetail[] {
   const details: ErrorDetail[] = [];
+  const { stock, nested } = dtoShape(dto);
   for (const error of errors) {
     const field = prefix + error.property;
     const failed = Object.entries(error.constraints ?? {}).filter(
@@ -225,13 +241,18 @@ function describeErrors(
       if (missing) {
         details.push({ field, message: Messages.missingField(field) });
       } else {
-        const [name, sentence] = failed[0];
+        const [name, message] = failed[0];
+        // The project's rules carry their sentence; class-validator's own decorators get one here.
+        const sentence = isOwnRule(error, name)
+          ? message
+          : (stock.get(error.property)?.get(name) ?? `Must satisfy the rule '${name}'.`);
         const complete = isCompleteMessage(error, name);
         details.push({ field, message: complete ? sentence : Messages.invalidValue(field, sentence) });
       }
     } else if (error.children?.length) {
+      const child = nested.get(error.property) ?? dto;
       // Inside a partial body, nested fields are as optional as their parent.
-      details.push(...describeErrors(error.children, `${field}.`, () => isOptional(field)));
+      details.push(...describeErrors(error.children, `${field}.`, child, () => isOptional(field)));
     }
   }
   return details;
@@ -245,6 +266,12 @@ function isComplete(errors: ValidationError[], field: string): boolean {
 /** True when the body names at least one field, counting a nested object only by what it holds. */
 function hasContent(known: Record<string, unknown>): boolean {
   return Object.values(known).some((value) => !isPlainObject(value) || hasContent(value));
+}
+
+/** Whether a failed rule is one of the project's own (see rules.ts), whose message is the contract's sentence. */
+function isOwnRule(error: ValidationError, constraint: string): boolean {
+  const context = error.contexts?.[constraint] as Record<string, unknown> | undefined;
+  return context?.[OWN_RULE] === true;
 }
 
 /** Whether a failed rule's message is a whole sentence (see rules.ts), not an "Invalid value" ending. */
