@@ -7,7 +7,7 @@ import { DataSource } from 'typeorm';
 
 import { Volunteers1790000000000 } from './fixtures/volunteers/1790000000000-volunteers.js';
 import { VolunteersModule } from './fixtures/volunteers/volunteers.module.js';
-import { expectResponse, http, startApp, TOKEN } from './support/app.js';
+import { createPet, createShelter, expectResponse, http, startApp, TOKEN } from './support/app.js';
 
 const error = (status: number, name: string, message: string, extra: Record<string, unknown> = {}) => ({
   error: name,
@@ -19,17 +19,29 @@ const error = (status: number, name: string, message: string, extra: Record<stri
 
 describe('a module added by the recipe', () => {
   let app: INestApplication;
+  let shelterId: number;
   beforeAll(async () => {
     app = await startApp({}, [VolunteersModule]);
     const runner = app.get(DataSource).createQueryRunner();
     await new Volunteers1790000000000().up(runner);
     await runner.release();
+    shelterId = (await createShelter(app)).id;
   });
   afterAll(async () => {
     await app.close();
   });
 
-  const ada = { name: 'Ada', email: 'ada@example.org', hours_per_week: 6 };
+  const volunteer = (fields: Record<string, unknown> = {}) => ({
+    name: 'Ada',
+    email: 'ada@example.org',
+    hours_per_week: 6,
+    shelter_id: shelterId,
+    ...fields,
+  });
+  let ada: ReturnType<typeof volunteer>;
+  beforeAll(() => {
+    ada = volunteer();
+  });
 
   it('creates, reads, updates and deletes with the API conventions', async () => {
     const created = await http(app).post('/volunteers').set('Authorization', TOKEN).send(ada).expect(201);
@@ -104,5 +116,66 @@ describe('a module added by the recipe', () => {
     expect(document.components.schemas.CreateVolunteerDto.properties.hours_per_week.description).toBe(
       'Must be an integer from 0 to 60.',
     );
+  });
+
+  it('refers to its shelter: 400 for an unknown one in a body, 404 in a filter, and the shelter keeps it (409)', async () => {
+    const other = await createShelter(app, { name: 'Second Chance' });
+    const created = await http(app)
+      .post('/volunteers')
+      .set('Authorization', TOKEN)
+      .send(volunteer({ shelter_id: other.id }))
+      .expect(201);
+    const id = (created.body as { id: number }).id;
+
+    const unknown = "Invalid value for 'shelter_id'. Shelter with 'id' 999 not found.";
+    await expectResponse(
+      http(app)
+        .post('/volunteers')
+        .set('Authorization', TOKEN)
+        .send(volunteer({ shelter_id: 999 })),
+      400,
+      error(400, 'Bad Request', unknown, { details: [{ field: 'shelter_id', message: unknown }] }),
+    );
+    await expectResponse(
+      http(app).patch(`/volunteers/${id}`).set('Authorization', TOKEN).send({ shelter_id: 999 }),
+      400,
+      error(400, 'Bad Request', unknown, { details: [{ field: 'shelter_id', message: unknown }] }),
+    );
+    await expectResponse(
+      http(app).get('/volunteers?shelter_id=999'),
+      404,
+      error(404, 'Not Found', "Shelter with 'id' 999 not found."),
+    );
+    await http(app)
+      .get(`/volunteers?shelter_id=${other.id}`)
+      .expect(200, [{ ...volunteer({ shelter_id: other.id }), id }]);
+
+    await createPet(app, other.id);
+    await createPet(app, other.id, { name: 'Mittens' });
+    await expectResponse(
+      http(app).delete(`/shelters/${other.id}`).set('Authorization', TOKEN),
+      409,
+      error(
+        409,
+        'Conflict',
+        `Shelter with 'id' ${other.id} still has 2 pets and 1 volunteer. Move or delete them first.`,
+      ),
+    );
+    await http(app).get(`/shelters/${other.id}`).expect(200);
+  });
+
+  it('pages its list and replays an idempotent create', async () => {
+    const send = (key: string, name: string) =>
+      http(app).post('/volunteers').set('Authorization', TOKEN).set('Idempotency-Key', key).send(volunteer({ name }));
+    const first = await send('recipe-key-1', 'Grace').expect(201);
+    const again = await send('recipe-key-1', 'Grace').expect(201);
+    expect(again.body).toEqual(first.body);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    await send('recipe-key-2', 'Hedy').expect(201);
+
+    const page = await http(app).get(`/volunteers?shelter_id=${shelterId}&limit=1&sort=-name`).expect(200);
+    expect(page.body).toEqual([expect.objectContaining({ name: 'Hedy' })]);
+    expect(page.headers['x-total-count']).toBe('2');
+    expect(page.headers.link).toContain('rel="next"');
   });
 });

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 
 import { DATA_VERSION } from '../common/resources/list-answer-cache.js';
+import { TRANSACTIONS } from '../common/resources/resource.service.js';
 import { type AppConfig, appConfig } from '../config/app.config.js';
 import { buildDataSourceOptions } from './data-source-options.js';
 import { migrate } from './migrate.js';
@@ -19,7 +20,11 @@ import { Transactions } from './transactions.js';
       dataSourceFactory: async (options) => migrate(await new DataSource(options!).initialize()),
     }),
   ],
-  providers: [Transactions, { provide: DATA_VERSION, useExisting: Transactions }],
-  exports: [Transactions, DATA_VERSION],
+  providers: [
+    Transactions,
+    { provide: DATA_VERSION, useExisting: Transactions },
+    { provide: TRANSACTIONS, useExisting: Transactions },
+  ],
+  exports: [Transactions, DATA_VERSION, TRANSACTIONS],
 })
 export class DatabaseModule {}

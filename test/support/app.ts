@@ -56,13 +56,27 @@ export async function resetDatabase(app: INestApplication): Promise<void> {
     return;
   }
   // Through the service's own write path, so list answers it keeps are known to be stale.
-  // Children first: a table is emptied after every table whose rows refer to it.
-  const ordered = [...dataSource.entityMetadatas]
-    .sort((a, b) => b.foreignKeys.length - a.foreignKeys.length)
-    .map((metadata) => metadata.tableName);
+  // A table still referred to refuses the delete (ON DELETE RESTRICT): it is tried again once
+  // the tables referring to it are empty.
   await app.get(Transactions).run(async (manager) => {
-    for (const table of [...new Set(ordered), 'sqlite_sequence']) {
-      await manager.query(`DELETE FROM "${table}"`);
+    let left = [...tables, 'sqlite_sequence'];
+    while (left.length > 0) {
+      const refused: string[] = [];
+      for (const table of left) {
+        await manager.query('SAVEPOINT reset');
+        try {
+          await manager.query(`DELETE FROM "${table}"`);
+          await manager.query('RELEASE reset');
+        } catch {
+          await manager.query('ROLLBACK TO reset');
+          await manager.query('RELEASE reset');
+          refused.push(table);
+        }
+      }
+      if (refused.length === left.length) {
+        throw new Error(`resetDatabase could not empty ${refused.join(', ')}`);
+      }
+      left = refused;
     }
   });
 }

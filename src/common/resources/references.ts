@@ -135,7 +135,10 @@ export class References {
 
   /** 409 unless nothing refers to this row of `resource`; run inside the delete's transaction. */
   async assertUnreferenced(resource: ResourceName, id: number, sentId: string, manager: EntityManager): Promise<void> {
-    const dependents = this.all().filter((reference) => reference.parent === resource);
+    // Named in alphabetical order, whatever order the modules were loaded in.
+    const dependents = this.all()
+      .filter((reference) => reference.parent === resource)
+      .sort((a, b) => a.names.many.localeCompare(b.names.many));
     if (dependents.length === 0) {
       return;
     }
