@@ -18,7 +18,7 @@ describe('Transactions on SQLite', () => {
   });
 
   const texts = async () =>
-    ((await dataSource.query('SELECT text FROM notes ORDER BY id')) as { text: string }[]).map((row) => row.text);
+    (await dataSource.query<{ text: string }[]>('SELECT text FROM notes ORDER BY id')).map((row) => row.text);
 
   it('commits writes sent together, each with its own outcome: a failing one is rolled back alone', async () => {
     const outcomes = await Promise.allSettled([
@@ -40,7 +40,7 @@ describe('Transactions on SQLite', () => {
   it('sees its own earlier writes inside a later write', async () => {
     await transactions.run((manager) => manager.query("INSERT INTO notes (text) VALUES ('first')"));
     const count = await transactions.run(
-      async (manager) => ((await manager.query('SELECT COUNT(*) AS n FROM notes')) as { n: number }[])[0].n,
+      async (manager) => (await manager.query<{ n: number }[]>('SELECT COUNT(*) AS n FROM notes'))[0].n,
     );
     expect(count).toBe(1);
   });
