@@ -10,6 +10,10 @@ describe('loadAppConfig', () => {
     expect(config.corsOrigins).toBeUndefined();
     expect(config.shutdownTimeoutMs).toBe(10_000);
     expect(config.redisKeyPrefix).toBe('adoption:');
+    expect(config.sendTimeoutMs).toBe(30_000);
+    expect(config.listCacheBytes).toBe(64 * 1024 * 1024);
+    expect(config.listCacheTtlMs).toBe(1_000);
+    expect(config.maxStreamedLists).toBe(8);
   });
 
   it('reads CORS origins as *, or a list with spaces trimmed', () => {
@@ -33,6 +37,10 @@ describe('loadAppConfig', () => {
     [{ CORS_ORIGINS: 'shelter.example' }, 'CORS_ORIGINS'],
     [{ CORS_ORIGINS: 'https://a.example/path' }, 'CORS_ORIGINS'],
     [{ SHUTDOWN_TIMEOUT_MS: 'soon' }, 'SHUTDOWN_TIMEOUT_MS'],
+    [{ SEND_TIMEOUT_MS: '10' }, 'SEND_TIMEOUT_MS'],
+    [{ LIST_CACHE_MB: 'lots' }, 'LIST_CACHE_MB'],
+    [{ LIST_CACHE_TTL_MS: '-5' }, 'LIST_CACHE_TTL_MS'],
+    [{ MAX_STREAMED_LISTS: '0' }, 'MAX_STREAMED_LISTS'],
   ])('stops on %p naming %s', (env, variable) => {
     expect(() => loadAppConfig(env)).toThrow(`Invalid configuration: ${variable} `);
   });
