@@ -5,17 +5,18 @@
  * nor needs a token.
  */
 import { Controller, Get, UseFilters } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { InjectThrottlerStorage, SkipThrottle } from '@nestjs/throttler';
 
 import { RequireAuth } from '../auth/auth.guard.js';
+import { ApiTag, TagOrder } from '../common/openapi/api-tag.decorator.js';
 import type { RateLimitStorage } from '../common/rate-limit/rate-limit.storage.js';
 import { HealthCheckFilter } from './health-check.filter.js';
 
 const CHECK_TIMEOUT_MS = 1_500;
 
-@ApiTags('health')
+@ApiTag('health', 'Probes for an orchestrator: liveness and readiness.', TagOrder.probe)
 @Controller('health')
 @RequireAuth('none')
 @SkipThrottle({ minute: true, day: true })
@@ -30,14 +31,24 @@ export class HealthController {
 
   @Get('live')
   @HealthCheck()
-  @ApiOperation({ summary: 'Liveness: 200 while the process runs' })
+  @ApiOperation({
+    operationId: 'getLiveness',
+    summary: 'Liveness',
+    description: 'Answers 200 while the process runs. No token, no rate limit.',
+  })
   live() {
     return this.health.check([]);
   }
 
   @Get('ready')
   @HealthCheck()
-  @ApiOperation({ summary: 'Readiness: the database (503 when down) and Redis when configured (degraded when down)' })
+  @ApiOperation({
+    operationId: 'getReadiness',
+    summary: 'Readiness',
+    description:
+      'Checks the database (503 when it is down) and, when configured, Redis (`degraded` but still 200 when ' +
+      'it is down, as rate limits are then counted per instance). No token, no rate limit.',
+  })
   ready() {
     return this.health.check([
       () => this.database.pingCheck('database', { timeout: CHECK_TIMEOUT_MS }),
