@@ -4,8 +4,8 @@
  * the service keeps serving with in-memory rate-limit counters). Neither is rate-limited
  * nor needs a token.
  */
-import { Controller, Get, UseFilters } from '@nestjs/common';
-import { ApiOperation } from '@nestjs/swagger';
+import { applyDecorators, Controller, Get, UseFilters } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { InjectThrottlerStorage, SkipThrottle } from '@nestjs/throttler';
 
@@ -13,8 +13,20 @@ import { RequireAuth } from '../auth/auth.guard.js';
 import { ApiTag, TagOrder } from '../common/openapi/api-tag.decorator.js';
 import type { RateLimitStorage } from '../common/rate-limit/rate-limit.storage.js';
 import { HealthCheckFilter } from './health-check.filter.js';
+import { healthReport } from './health-report.schema.js';
 
 const CHECK_TIMEOUT_MS = 1_500;
+
+/** `@HealthCheck()`, with the report documented by this module (see health-report.schema.ts). */
+const Probe = () =>
+  applyDecorators(
+    HealthCheck({ noCache: true, swaggerDocumentation: false }),
+    ApiOkResponse({ description: 'The checks passed.', schema: healthReport(['ok', 'degraded']) }),
+    ApiServiceUnavailableResponse({
+      description: 'A check failed, or the service is shutting down.',
+      schema: healthReport(['error', 'shutting_down']),
+    }),
+  );
 
 @ApiTag('health', 'Probes for an orchestrator: liveness and readiness.', TagOrder.probe)
 @Controller('health')
@@ -30,7 +42,7 @@ export class HealthController {
   ) {}
 
   @Get('live')
-  @HealthCheck()
+  @Probe()
   @ApiOperation({
     operationId: 'getLiveness',
     summary: 'Liveness',
@@ -41,7 +53,7 @@ export class HealthController {
   }
 
   @Get('ready')
-  @HealthCheck()
+  @Probe()
   @ApiOperation({
     operationId: 'getReadiness',
     summary: 'Readiness',

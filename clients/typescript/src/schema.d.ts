@@ -438,7 +438,6 @@ export interface components {
        */
       adoption_fee_range?: string;
     };
-    /** @description Only the fields below: any other is refused with 400 `Unknown field`. (A read-only `id` is tolerated and ignored.) */
     MedicalDto: {
       /** @description Must be true or false. */
       spayed_neutered: boolean;
@@ -1080,7 +1079,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The Health Check is successful */
+      /** @description The checks passed. */
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -1088,56 +1087,39 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /**
-             * @example ok
-             * @enum {string}
-             */
-            status?: 'ok' | 'degraded';
-            /**
-             * @example {
-             *       "database": {
-             *         "status": "up",
-             *         "responseTime": 12
-             *       }
-             *     }
-             */
-            info?: {
+            /** @enum {string} */
+            status: 'ok' | 'degraded';
+            /** @description The checks that are up or degraded. */
+            info: {
               [key: string]: {
                 /** @enum {string} */
                 status: 'up' | 'degraded' | 'down';
-                /** @description Time the health indicator took to respond, in ms */
+                /** @description How long the check took, in milliseconds. */
                 responseTime?: number;
-              } & {
-                [key: string]: unknown;
+                /** @description Why the check is not up. */
+                message?: string;
               };
             } | null;
-            /** @example {} */
-            error?: {
+            /** @description The checks that are down. */
+            error: {
               [key: string]: {
                 /** @enum {string} */
                 status: 'up' | 'degraded' | 'down';
-                /** @description Time the health indicator took to respond, in ms */
+                /** @description How long the check took, in milliseconds. */
                 responseTime?: number;
-              } & {
-                [key: string]: unknown;
+                /** @description Why the check is not up. */
+                message?: string;
               };
             } | null;
-            /**
-             * @example {
-             *       "database": {
-             *         "status": "up",
-             *         "responseTime": 12
-             *       }
-             *     }
-             */
-            details?: {
+            /** @description Every check. */
+            details: {
               [key: string]: {
                 /** @enum {string} */
                 status: 'up' | 'degraded' | 'down';
-                /** @description Time the health indicator took to respond, in ms */
+                /** @description How long the check took, in milliseconds. */
                 responseTime?: number;
-              } & {
-                [key: string]: unknown;
+                /** @description Why the check is not up. */
+                message?: string;
               };
             };
           };
@@ -1153,76 +1135,46 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The Health Check is not successful */
+      /** @description A check failed, or the service is shutting down. */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           'application/json': {
-            /**
-             * @example error
-             * @enum {string}
-             */
-            status?: 'error' | 'shutting_down';
-            /**
-             * @example {
-             *       "database": {
-             *         "status": "up",
-             *         "responseTime": 12
-             *       }
-             *     }
-             */
-            info?: {
+            /** @enum {string} */
+            status: 'error' | 'shutting_down';
+            /** @description The checks that are up or degraded. */
+            info: {
               [key: string]: {
                 /** @enum {string} */
                 status: 'up' | 'degraded' | 'down';
-                /** @description Time the health indicator took to respond, in ms */
+                /** @description How long the check took, in milliseconds. */
                 responseTime?: number;
-              } & {
-                [key: string]: unknown;
+                /** @description Why the check is not up. */
+                message?: string;
               };
             } | null;
-            /**
-             * @example {
-             *       "redis": {
-             *         "status": "down",
-             *         "message": "Could not connect",
-             *         "responseTime": 3005
-             *       }
-             *     }
-             */
-            error?: {
+            /** @description The checks that are down. */
+            error: {
               [key: string]: {
                 /** @enum {string} */
                 status: 'up' | 'degraded' | 'down';
-                /** @description Time the health indicator took to respond, in ms */
+                /** @description How long the check took, in milliseconds. */
                 responseTime?: number;
-              } & {
-                [key: string]: unknown;
+                /** @description Why the check is not up. */
+                message?: string;
               };
             } | null;
-            /**
-             * @example {
-             *       "database": {
-             *         "status": "up",
-             *         "responseTime": 12
-             *       },
-             *       "redis": {
-             *         "status": "down",
-             *         "message": "Could not connect",
-             *         "responseTime": 3005
-             *       }
-             *     }
-             */
-            details?: {
+            /** @description Every check. */
+            details: {
               [key: string]: {
                 /** @enum {string} */
                 status: 'up' | 'degraded' | 'down';
-                /** @description Time the health indicator took to respond, in ms */
+                /** @description How long the check took, in milliseconds. */
                 responseTime?: number;
-              } & {
-                [key: string]: unknown;
+                /** @description Why the check is not up. */
+                message?: string;
               };
             };
           };
@@ -1269,7 +1221,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The Health Check is successful */
+      /** @description The checks passed. */
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -1285,7 +1237,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description The Health Check is not successful */
+      /** @description A check failed, or the service is shutting down. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -1303,7 +1255,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The Health Check is successful */
+      /** @description The checks passed. */
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -1311,56 +1263,39 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /**
-             * @example ok
-             * @enum {string}
-             */
-            status?: 'ok' | 'degraded';
-            /**
-             * @example {
-             *       "database": {
-             *         "status": "up",
-             *         "responseTime": 12
-             *       }
-             *     }
-             */
-            info?: {
+            /** @enum {string} */
+            status: 'ok' | 'degraded';
+            /** @description The checks that are up or degraded. */
+            info: {
               [key: string]: {
                 /** @enum {string} */
                 status: 'up' | 'degraded' | 'down';
-                /** @description Time the health indicator took to respond, in ms */
+                /** @description How long the check took, in milliseconds. */
                 responseTime?: number;
-              } & {
-                [key: string]: unknown;
+                /** @description Why the check is not up. */
+                message?: string;
               };
             } | null;
-            /** @example {} */
-            error?: {
+            /** @description The checks that are down. */
+            error: {
               [key: string]: {
                 /** @enum {string} */
                 status: 'up' | 'degraded' | 'down';
-                /** @description Time the health indicator took to respond, in ms */
+                /** @description How long the check took, in milliseconds. */
                 responseTime?: number;
-              } & {
-                [key: string]: unknown;
+                /** @description Why the check is not up. */
+                message?: string;
               };
             } | null;
-            /**
-             * @example {
-             *       "database": {
-             *         "status": "up",
-             *         "responseTime": 12
-             *       }
-             *     }
-             */
-            details?: {
+            /** @description Every check. */
+            details: {
               [key: string]: {
                 /** @enum {string} */
                 status: 'up' | 'degraded' | 'down';
-                /** @description Time the health indicator took to respond, in ms */
+                /** @description How long the check took, in milliseconds. */
                 responseTime?: number;
-              } & {
-                [key: string]: unknown;
+                /** @description Why the check is not up. */
+                message?: string;
               };
             };
           };
@@ -1376,76 +1311,46 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The Health Check is not successful */
+      /** @description A check failed, or the service is shutting down. */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           'application/json': {
-            /**
-             * @example error
-             * @enum {string}
-             */
-            status?: 'error' | 'shutting_down';
-            /**
-             * @example {
-             *       "database": {
-             *         "status": "up",
-             *         "responseTime": 12
-             *       }
-             *     }
-             */
-            info?: {
+            /** @enum {string} */
+            status: 'error' | 'shutting_down';
+            /** @description The checks that are up or degraded. */
+            info: {
               [key: string]: {
                 /** @enum {string} */
                 status: 'up' | 'degraded' | 'down';
-                /** @description Time the health indicator took to respond, in ms */
+                /** @description How long the check took, in milliseconds. */
                 responseTime?: number;
-              } & {
-                [key: string]: unknown;
+                /** @description Why the check is not up. */
+                message?: string;
               };
             } | null;
-            /**
-             * @example {
-             *       "redis": {
-             *         "status": "down",
-             *         "message": "Could not connect",
-             *         "responseTime": 3005
-             *       }
-             *     }
-             */
-            error?: {
+            /** @description The checks that are down. */
+            error: {
               [key: string]: {
                 /** @enum {string} */
                 status: 'up' | 'degraded' | 'down';
-                /** @description Time the health indicator took to respond, in ms */
+                /** @description How long the check took, in milliseconds. */
                 responseTime?: number;
-              } & {
-                [key: string]: unknown;
+                /** @description Why the check is not up. */
+                message?: string;
               };
             } | null;
-            /**
-             * @example {
-             *       "database": {
-             *         "status": "up",
-             *         "responseTime": 12
-             *       },
-             *       "redis": {
-             *         "status": "down",
-             *         "message": "Could not connect",
-             *         "responseTime": 3005
-             *       }
-             *     }
-             */
-            details?: {
+            /** @description Every check. */
+            details: {
               [key: string]: {
                 /** @enum {string} */
                 status: 'up' | 'degraded' | 'down';
-                /** @description Time the health indicator took to respond, in ms */
+                /** @description How long the check took, in milliseconds. */
                 responseTime?: number;
-              } & {
-                [key: string]: unknown;
+                /** @description Why the check is not up. */
+                message?: string;
               };
             };
           };
@@ -1492,7 +1397,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The Health Check is successful */
+      /** @description The checks passed. */
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -1508,7 +1413,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description The Health Check is not successful */
+      /** @description A check failed, or the service is shutting down. */
       503: {
         headers: {
           [name: string]: unknown;

@@ -324,36 +324,29 @@ const PATCH_SCHEMA_DESCRIPTION =
   'At least one of the fields below; the others keep their values, and a nested object is merged field by field.';
 
 /**
- * Request bodies take no other fields (the service refuses unknown ones). A PATCH body needs
- * one field, and a nested object in it may hold any non-empty part of that object, which is
- * merged into the stored one: it gets a schema of its own, `Update<Name>`.
+ * Bodies hold exactly the fields their schema lists (API.md §1): the service refuses others in
+ * requests and adds none to answers. A PATCH body needs one field, and a nested object in it
+ * may hold any non-empty part of that object, which is merged into the stored one: it gets
+ * a schema of its own, `Update<Name>`.
  */
-function completeRequestSchemas(document: OpenAPIObject): void {
+function completeSchemas(document: OpenAPIObject): void {
   const schemas = document.components!.schemas as Record<string, SchemaObject>;
-  const strict = (name: string, description: string) => {
-    const schema = schemas[name];
-    schema.additionalProperties = false;
-    schema.description ??= description;
-    for (const property of Object.values(schema.properties ?? {}) as SchemaObject[]) {
-      const nested = (property.allOf?.[0] as ReferenceObject | undefined)?.$ref;
-      if (nested !== undefined) {
-        strict(schemaName(nested), description);
-      }
+  for (const schema of Object.values(schemas)) {
+    if (schema.properties !== undefined) {
+      schema.additionalProperties = false;
     }
-  };
+  }
   for (const { method, operation } of operationsOf(document)) {
     const ref = (operation.requestBody as { content?: Record<string, { schema?: ReferenceObject }> } | undefined)
       ?.content?.['application/json']?.schema?.$ref;
     if (ref === undefined) {
       continue;
     }
-    const name = schemaName(ref);
+    const schema = schemas[schemaName(ref)];
     if (method !== 'patch') {
-      strict(name, REQUEST_SCHEMA_DESCRIPTION);
+      schema.description ??= REQUEST_SCHEMA_DESCRIPTION;
       continue;
     }
-    const schema = schemas[name];
-    schema.additionalProperties = false;
     schema.minProperties = 1;
     schema.description = PATCH_SCHEMA_DESCRIPTION;
     for (const property of Object.values(schema.properties ?? {}) as SchemaObject[]) {
@@ -362,15 +355,8 @@ function completeRequestSchemas(document: OpenAPIObject): void {
         continue;
       }
       const partialName = `Update${schemaName(nested.$ref)}`;
-      const whole = schemas[schemaName(nested.$ref)];
-      schemas[partialName] = {
-        ...whole,
-        description: PATCH_SCHEMA_DESCRIPTION,
-        required: undefined,
-        minProperties: 1,
-        additionalProperties: false,
-      };
-      delete schemas[partialName].required;
+      const { required: _required, ...whole } = schemas[schemaName(nested.$ref)];
+      schemas[partialName] = { ...whole, description: PATCH_SCHEMA_DESCRIPTION, minProperties: 1 };
       property.allOf = [schemaRef(partialName)];
       property.description = 'Any of its fields, merged into the stored ones.';
     }
@@ -444,7 +430,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     schemas: { ...document.components?.schemas, Error: ERROR_SCHEMA },
     headers: HEADERS,
   };
-  completeRequestSchemas(document);
+  completeSchemas(document);
   for (const { path, method, operation } of operationsOf(document)) {
     completeOperation(path, method, operation, config);
   }
