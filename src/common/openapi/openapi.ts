@@ -2,9 +2,9 @@
  * The OpenAPI 3 document, generated from the controllers and DTOs by @nestjs/swagger, then
  * completed with what every route shares and decorators would only repeat: the error shape
  * and its examples (worded by `Messages`, as the service words them), the bearer schemes,
- * the rate-limit, request-id and ETag headers, the strictness of request bodies (no other
- * fields; a PATCH needs one, and may send part of a nested object), and the HEAD and
- * OPTIONS operations the service answers on every path. Served at `/openapi.json`,
+ * the rate-limit, request-id and ETag headers, strict bodies (no other fields; a PATCH
+ * needs one, and may send part of a nested object), the tags the controllers declare, and
+ * the HEAD and OPTIONS operations the service answers on every path. Served at `/openapi.json`,
  * browsable at `/docs` (Swagger UI, its assets served by the service itself). The contract
  * tests (test/contract.e2e.spec.ts) check the service against it in both directions.
  */
