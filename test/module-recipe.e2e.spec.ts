@@ -109,7 +109,14 @@ describe('a module added by the recipe', () => {
       paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
       components: { schemas: Record<string, { properties: Record<string, { description?: string }> }> };
     };
-    expect(Object.keys(document.paths['/volunteers/{id}']).sort()).toEqual(['delete', 'get', 'patch', 'put']);
+    expect(Object.keys(document.paths['/volunteers/{id}']).sort()).toEqual([
+      'delete',
+      'get',
+      'head',
+      'options',
+      'patch',
+      'put',
+    ]);
     expect(Object.keys(document.paths['/volunteers/{id}'].patch.responses)).toEqual(
       expect.arrayContaining(['200', '400', '401', '403', '404', '412', '413', '415', '429', '503']),
     );

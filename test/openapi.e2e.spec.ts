@@ -11,8 +11,10 @@ import { http, startApp, TOKEN, validPet } from './support/app.js';
 
 interface Operation {
   operationId: string;
+  description?: string;
+  tags?: string[];
   security?: Record<string, string[]>[];
-  parameters?: { name: string; in: string; required?: boolean }[];
+  parameters?: { name: string; in: string; required?: boolean; description?: string; schema?: object }[];
   requestBody?: unknown;
   responses: Record<
     string,
@@ -24,9 +26,21 @@ interface Operation {
 }
 interface Document {
   openapi: string;
+  servers: { url: string }[];
+  info: { license?: { name: string } };
+  tags: { name: string; description?: string }[];
   paths: Record<string, Record<string, Operation>>;
   components: {
-    schemas: Record<string, { required?: string[]; properties: Record<string, { description?: string }> }>;
+    schemas: Record<
+      string,
+      {
+        required?: string[];
+        additionalProperties?: boolean;
+        minProperties?: number;
+        properties: Record<string, { description?: string; allOf?: { $ref: string }[] }>;
+      }
+    >;
+    securitySchemes: Record<string, { bearerFormat?: string }>;
   };
 }
 
@@ -59,15 +73,81 @@ describe('OpenAPI document', () => {
     expect(document.openapi).toMatch(/^3\./);
   });
 
-  it('lists every route the application serves, and nothing else', () => {
-    const served = app
-      .get(RouteTable)
-      .routes()
+  it('lists every route the application serves, with HEAD wherever GET is and OPTIONS everywhere, and nothing else', () => {
+    const routes = app.get(RouteTable).routes();
+    const served = [
+      ...routes,
+      ...routes.filter(({ method }) => method === 'GET').map(({ path }) => ({ method: 'HEAD', path })),
+      ...[...new Set(routes.map(({ path }) => path))].map((path) => ({ method: 'OPTIONS', path })),
+    ]
       .map(({ method, path }) => `${method} ${path.replace(/:(\w+)/g, '{$1}')}`)
       .sort();
     const documented = operations.map(([method, path]) => `${method} ${path}`).sort();
     expect(documented).toEqual(served);
-    expect(served.length).toBeGreaterThanOrEqual(17);
+    expect(routes.length).toBeGreaterThanOrEqual(19);
+  });
+
+  it('names every operation in camelCase, once, and describes it under a declared tag', () => {
+    const ids = operations.map(([, , operation]) => operation.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const [, , operation] of operations) {
+      expect(operation.operationId).toMatch(/^[a-z][A-Za-z]*$/);
+      expect(operation.description).toEqual(expect.stringMatching(/\S/));
+      expect(document.tags.map((tag) => tag.name)).toEqual(expect.arrayContaining(operation.tags ?? ['untagged']));
+    }
+    expect(ids).toEqual(expect.arrayContaining(['listPets', 'getPet', 'getShelter', 'getShelterSingular', 'headPet']));
+    expect(document.tags.map((tag) => tag.name)).toEqual(['pets', 'shelters', 'tokens', 'health']);
+    for (const tag of document.tags) {
+      expect(tag.description).toMatch(/^[A-Z].*\.$/);
+    }
+  });
+
+  it('names its server and license, and calls tokens opaque', () => {
+    expect(document.servers.length).toBeGreaterThan(0);
+    expect(document.info.license?.name).toBe('MIT');
+    for (const scheme of Object.values(document.components.securitySchemes)) {
+      expect(scheme.bearerFormat).not.toMatch(/jwt/i);
+    }
+  });
+
+  it('gives ids as 64-bit integers whose rule is stated, and lists as comma-separated arrays', () => {
+    const ids = operations.flatMap(([method, , operation]) =>
+      method === 'OPTIONS' ? [] : (operation.parameters ?? []).filter((parameter) => parameter.in === 'path'),
+    );
+    const listPets = document.paths['/pets'].get.parameters!;
+    ids.push(listPets.find((parameter) => parameter.name === 'shelter_id')!);
+    expect(ids.length).toBeGreaterThan(10);
+    for (const id of ids) {
+      expect(id.schema).toMatchObject({ type: 'integer', format: 'int64', minimum: 1 });
+      expect(id.description).toContain('^[1-9][0-9]{0,15}$');
+      expect(id.description).not.toMatch(/^Invalid/);
+    }
+    for (const name of ['species', 'status', 'size', 'gender']) {
+      expect(listPets.find((parameter) => parameter.name === name)).toMatchObject({
+        style: 'form',
+        explode: false,
+        schema: { type: 'array', items: { type: 'string', enum: expect.any(Array) } },
+      });
+    }
+  });
+
+  it('refuses other fields in request bodies, and takes part of `medical` in a PATCH', () => {
+    const { schemas } = document.components;
+    for (const name of ['CreatePetDto', 'UpdatePetDto', 'MedicalDto', 'CreateShelterDto', 'UpdateShelterDto']) {
+      expect([name, schemas[name].additionalProperties]).toEqual([name, false]);
+    }
+    expect(schemas.UpdatePetDto.minProperties).toBe(1);
+    expect(schemas.UpdateShelterDto.minProperties).toBe(1);
+    expect(schemas.UpdatePetDto.properties.medical.allOf).toEqual([{ $ref: '#/components/schemas/UpdateMedicalDto' }]);
+    expect(schemas.UpdateMedicalDto).toMatchObject({ minProperties: 1, additionalProperties: false });
+    expect(schemas.UpdateMedicalDto.required).toBeUndefined();
+  });
+
+  it('promises an ETag and 304 only where the service sends them', () => {
+    const history = document.paths['/pets/{id}/history'].get;
+    expect(Object.keys(history.responses)).not.toContain('304');
+    expect(Object.keys(history.responses['200'].headers!)).not.toContain('ETag');
+    expect(Object.keys(document.paths['/pets/{id}'].get.responses)).toContain('304');
   });
 
   it('describes every body field with its rule, required on create and optional on update', () => {
@@ -92,22 +172,26 @@ describe('OpenAPI document', () => {
   it('documents the error statuses of every operation with examples in the error shape', () => {
     for (const [method, path, operation] of operations) {
       const statuses = Object.keys(operation.responses);
-      const probe = path.startsWith('/health');
+      const probe = path.startsWith('/health') || method === 'OPTIONS';
       if (!probe) {
         expect([path, statuses]).toEqual([path, expect.arrayContaining(['429', '503'])]);
+      } else {
+        expect(statuses).toEqual(expect.arrayContaining(['400']));
       }
-      if (method !== 'GET') {
+      if (['GET', 'HEAD', 'OPTIONS'].includes(method) && !path.startsWith('/auth/')) {
+        expect([method, path, operation.security]).toEqual([method, path, []]);
+      } else if (method !== 'OPTIONS') {
         expect(operation.security?.length).toBe(1);
         expect(statuses).toEqual(expect.arrayContaining(['401', '403']));
       }
       if (operation.requestBody) {
         expect(statuses).toEqual(expect.arrayContaining(['400', '413', '415']));
       }
-      if (path.includes('{id}')) {
+      if (path.includes('{id}') && method !== 'OPTIONS') {
         expect(statuses).toEqual(expect.arrayContaining(['400', '404']));
       }
       for (const [status, response] of Object.entries(operation.responses)) {
-        if (Number(status) < 400 || (probe && status === '503')) {
+        if (Number(status) < 400 || method === 'HEAD' || (probe && status === '503')) {
           continue;
         }
         const json = response.content!['application/json']!;

@@ -1,8 +1,9 @@
 import { Body, Controller, Delete, Get, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 
 import { Created } from '../common/http/created.decorator.js';
 import { ResourceId } from '../common/http/resource-id.decorator.js';
+import { ApiTag, TagOrder } from '../common/openapi/api-tag.decorator.js';
 import type { ApiToken } from './api-token.entity.js';
 import { type IssuedToken, ApiTokensService } from './api-tokens.service.js';
 import { RequireAuth } from './auth.guard.js';
@@ -10,7 +11,7 @@ import { CreateTokenDto } from './dto/create-token.dto.js';
 import { IssuedTokenResponse, TokenResponse } from './dto/token.response.js';
 
 /** Token management, for holders of the admin key only (reads included). */
-@ApiTags('tokens')
+@ApiTag('tokens', 'API tokens for writers, issued and revoked with the admin key.', TagOrder.administration)
 @Controller('auth/tokens')
 @RequireAuth('admin')
 export class ApiTokensController {
@@ -18,21 +19,33 @@ export class ApiTokensController {
 
   @Post()
   @Created('/auth/tokens')
-  @ApiOperation({ summary: 'Issue a token (admin key); the token is shown in this answer only' })
+  @ApiOperation({
+    operationId: 'issueToken',
+    summary: 'Issue a token',
+    description: 'Admin key only. The token itself is in this answer only; the service keeps its hash.',
+  })
   @ApiCreatedResponse({ type: IssuedTokenResponse })
   issue(@Body() dto: CreateTokenDto): Promise<IssuedToken> {
     return this.tokens.issue(dto);
   }
 
   @Get()
-  @ApiOperation({ summary: 'List issued tokens, without the tokens themselves (admin key)' })
+  @ApiOperation({
+    operationId: 'listTokens',
+    summary: 'List issued tokens',
+    description: 'Admin key only. The metadata of every issued token, never the tokens themselves.',
+  })
   @ApiOkResponse({ type: [TokenResponse] })
   list(): Promise<ApiToken[]> {
     return this.tokens.list();
   }
 
   @Delete(':id')
-  @ApiOperation({ summary: 'Revoke a token (admin key); later requests with it get 403' })
+  @ApiOperation({
+    operationId: 'revokeToken',
+    summary: 'Revoke a token',
+    description: 'Admin key only. Later writes with the token get 403; answers with its metadata.',
+  })
   @ApiOkResponse({ type: TokenResponse })
   revoke(@ResourceId('token') id: string): Promise<ApiToken> {
     return this.tokens.revoke(id);

@@ -4,18 +4,31 @@
  * the service keeps serving with in-memory rate-limit counters). Neither is rate-limited
  * nor needs a token.
  */
-import { Controller, Get, UseFilters } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { applyDecorators, Controller, Get, UseFilters } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { InjectThrottlerStorage, SkipThrottle } from '@nestjs/throttler';
 
 import { RequireAuth } from '../auth/auth.guard.js';
+import { ApiTag, TagOrder } from '../common/openapi/api-tag.decorator.js';
 import type { RateLimitStorage } from '../common/rate-limit/rate-limit.storage.js';
 import { HealthCheckFilter } from './health-check.filter.js';
+import { healthReport } from './health-report.schema.js';
 
 const CHECK_TIMEOUT_MS = 1_500;
 
-@ApiTags('health')
+/** `@HealthCheck()`, with the report documented by this module (see health-report.schema.ts). */
+const Probe = () =>
+  applyDecorators(
+    HealthCheck({ noCache: true, swaggerDocumentation: false }),
+    ApiOkResponse({ description: 'The checks passed.', schema: healthReport(['ok', 'degraded']) }),
+    ApiServiceUnavailableResponse({
+      description: 'A check failed, or the service is shutting down.',
+      schema: healthReport(['error', 'shutting_down']),
+    }),
+  );
+
+@ApiTag('health', 'Probes for an orchestrator: liveness and readiness.', TagOrder.probe)
 @Controller('health')
 @RequireAuth('none')
 @SkipThrottle({ minute: true, day: true })
@@ -29,15 +42,25 @@ export class HealthController {
   ) {}
 
   @Get('live')
-  @HealthCheck()
-  @ApiOperation({ summary: 'Liveness: 200 while the process runs' })
+  @Probe()
+  @ApiOperation({
+    operationId: 'getLiveness',
+    summary: 'Liveness',
+    description: 'Answers 200 while the process runs. No token, no rate limit.',
+  })
   live() {
     return this.health.check([]);
   }
 
   @Get('ready')
-  @HealthCheck()
-  @ApiOperation({ summary: 'Readiness: the database (503 when down) and Redis when configured (degraded when down)' })
+  @Probe()
+  @ApiOperation({
+    operationId: 'getReadiness',
+    summary: 'Readiness',
+    description:
+      'Checks the database (503 when it is down) and, when configured, Redis (`degraded` but still 200 when ' +
+      'it is down, as rate limits are then counted per instance). No token, no rate limit.',
+  })
   ready() {
     return this.health.check([
       () => this.database.pingCheck('database', { timeout: CHECK_TIMEOUT_MS }),

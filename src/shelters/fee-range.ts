@@ -3,8 +3,14 @@
  * Amounts are digits with optional cents, optionally after `$`; spaces may surround the
  * dash; `USD` may stand before or after (any case); low ≤ high ≤ 100000.
  */
-const MAX_FEE = 100_000;
+export const MAX_FEE = 100_000;
 const AMOUNT = String.raw`\$?(\d+(?:\.\d{2})?)`;
+const USD = '[Uu][Ss][Dd]';
+/**
+ * The form alone, as a pattern without flags for the OpenAPI document (the value is trimmed
+ * first, so white space may surround it); `low ≤ high ≤ 100000` is beyond a pattern.
+ */
+export const FEE_RANGE_PATTERN = String.raw`^\s*(?:(?:${USD}\s*)?${AMOUNT}\s*-\s*${AMOUNT}|${AMOUNT}\s*-\s*${AMOUNT}(?:\s*${USD})?)\s*$`;
 const RANGE = new RegExp(
   String.raw`^(?:USD\s*)?${AMOUNT}\s*-\s*${AMOUNT}$|^${AMOUNT}\s*-\s*${AMOUNT}(?:\s*USD)?$`,
   'i',

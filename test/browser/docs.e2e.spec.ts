@@ -85,7 +85,7 @@ describe('the /docs page in Chromium', () => {
     });
     await page.goto(`${service.url}/docs`);
 
-    const operation = page.locator('#operations-pets-Pets_findAll');
+    const operation = page.locator('#operations-pets-listPets');
     await operation.locator('.opblock-summary').click();
     await operation.locator('.try-out__btn').click();
     await operation.locator('button.execute').click();

@@ -8,7 +8,7 @@ import { ApiExtension, ApiParam } from '@nestjs/swagger';
 
 import { InvalidIdException } from '../errors/api.exception.js';
 import type { ResourceName } from '../errors/messages.js';
-import { ID_TEXT, isIdText } from '../validation/rules.js';
+import { idSchema, isIdText } from '../validation/rules.js';
 
 /** Ids beyond the databases' 32-bit integer columns cannot exist; they are looked up as "not found". */
 export const MAX_STORED_ID = 2_147_483_647;
@@ -26,12 +26,8 @@ export function ResourceId(resource: ResourceName): ParameterDecorator {
   return (target, key, index) => {
     pathId(resource)(target, key, index);
     const descriptor = Object.getOwnPropertyDescriptor(target, key!)!;
-    ApiParam({
-      name: 'id',
-      description: `The ${resource}'s id: a positive integer without sign or leading zeros.`,
-      schema: { type: 'string', pattern: ID_TEXT.source },
-      example: '1',
-    })(target, key!, descriptor);
+    const { description, ...schema } = idSchema(resource);
+    ApiParam({ name: 'id', description, schema, example: 1 })(target, key!, descriptor);
     // Read by the OpenAPI builder to word the operation's 400 and 404 examples.
     ApiExtension(RESOURCE_EXTENSION, resource)(target, key, descriptor);
   };

@@ -3,6 +3,8 @@
  * descending; ties broken by id), and the aliases of the JSON mock this API was first
  * prototyped on: `_limit`, `_start` and `_offset`, `_sort` with `_order`.
  */
+import { ApiProperty } from '@nestjs/swagger';
+
 import { ValidationException } from '../errors/api.exception.js';
 import { Messages, Rules } from '../errors/messages.js';
 import { IsIntegerText, IsOneOf } from '../validation/rules.js';
@@ -39,32 +41,46 @@ export interface ListPage {
   page?: Page & { total: number };
 }
 
+/** The parameter's description in the OpenAPI document: its rule, then how it combines with the others. */
+const Describe = (...sentences: string[]) => ApiProperty({ description: sentences.join(' ') });
+
 /** The query parameters a paged list takes; the sort fields are the resource's own. */
 export function PagedQuery(sortFields: readonly string[]) {
   const sortValues = sortFields.flatMap((field) => [field, `-${field}`]);
 
   class PagedQueryDto {
+    @Describe(
+      Rules.integerRange(1, MAX_LIMIT),
+      'Answers one page of at most this many items, with `X-Total-Count` and `Link`.',
+    )
     @IsIntegerText(1, MAX_LIMIT)
     limit?: string;
 
+    @Describe(Rules.integerRange(0, MAX_OFFSET), Rules.onlyWith('limit'), 'Items skipped before the page (default 0).')
     @IsIntegerText(0, MAX_OFFSET)
     offset?: string;
 
+    @Describe(Rules.oneOf(sortValues), 'A field, or `-field` for descending; ties are broken by id.')
     @IsOneOf(sortValues)
     sort?: string;
 
+    @Describe('The same as `limit`.', Rules.notWith('limit'))
     @IsIntegerText(1, MAX_LIMIT)
     _limit?: string;
 
+    @Describe('The same as `offset`.', Rules.onlyWith('limit'), Rules.notWith('offset'))
     @IsIntegerText(0, MAX_OFFSET)
     _start?: string;
 
+    @Describe('The same as `offset`.', Rules.onlyWith('limit'), Rules.notWith('offset'), Rules.notWith('_start'))
     @IsIntegerText(0, MAX_OFFSET)
     _offset?: string;
 
+    @Describe('The same as `sort`.', Rules.notWith('sort'))
     @IsOneOf(sortValues)
     _sort?: string;
 
+    @Describe('`desc` makes the sort descending.')
     @IsOneOf(['asc', 'desc'])
     _order?: string;
   }

@@ -9,7 +9,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, type ApiPropertyOptions } from '@nestjs/swagger';
 import { ValidateBy, ValidateIf, ValidateNested, type ValidationArguments } from 'class-validator';
 
-import { Rules } from '../errors/messages.js';
+import { Messages, type ResourceName, Rules } from '../errors/messages.js';
 
 /** Marks a rule whose message is a whole sentence of its own rather than an "Invalid value" sentence. */
 export const COMPLETE_MESSAGE = 'completeMessage';
@@ -18,8 +18,34 @@ export const OWN_RULE = 'ownRule';
 export const NESTED_OBJECT = 'nestedObject';
 
 const PHONE = /^\+1-[0-9]{3}-[0-9]{3}-[0-9]{4}$/;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/u;
 /** A path-style id: a positive integer without sign or leading zeros, at most 16 digits. */
 export const ID_TEXT = /^[1-9][0-9]{0,15}$/;
+
+/**
+ * Schema patterns for what the service stores: no U+0000 anywhere, and, for the texts that
+ * must not be blank, something besides white space (JavaScript's `\s` is what `trim` removes).
+ */
+const NO_NUL = String.raw`^[^\u0000]*$`;
+const NOT_BLANK = String.raw`^(?!\s*$)[^\u0000]*$`;
+const EMAIL_PATTERN = String.raw`^[^\s@\u0000]+@[^\s@\u0000]+\.[^\s@\u0000]+$`;
+
+/**
+ * An id as the OpenAPI document gives it: an integer of 1 to 16 digits, which is what
+ * `ID_TEXT` accepts once an integer is written in plain digits (10^16 is exact in a double).
+ */
+export function idSchema(resource: ResourceName) {
+  return {
+    type: 'integer',
+    format: 'int64',
+    minimum: 1,
+    maximum: 1e16,
+    exclusiveMaximum: true,
+    description:
+      `The ${resource}'s id: a positive integer in plain digits, without sign, leading zeros or decimals ` +
+      `(\`${ID_TEXT.source}\`); anything else is refused with 400.`,
+  } as const;
+}
 
 type Sentence = string | ((value: unknown) => string);
 
@@ -76,6 +102,7 @@ export const IsText = (max: number) =>
     type: 'string',
     minLength: 1,
     maxLength: max,
+    pattern: NOT_BLANK,
   });
 
 /** A string of 0..max characters. */
@@ -83,6 +110,7 @@ export const IsOptionalText = (max: number) =>
   rule('isOptionalText', Rules.optionalText(max), (v) => isCleanString(v) && codePointLength(v) <= max, {
     type: 'string',
     maxLength: max,
+    pattern: NO_NUL,
   });
 
 export const IsOneOf = (values: readonly string[]) =>
@@ -93,14 +121,20 @@ export const IsOneOf = (values: readonly string[]) =>
 
 /**
  * A query value naming one or more of `values`, separated by commas (`cat,dog`); each must
- * be one of the allowed values, which is what its message says.
+ * be one of the allowed values, which is what its message says. The document calls it an
+ * array sent as one comma-separated value (`style: form`, `explode: false`).
  */
 export const IsOneOrMoreOf = (values: readonly string[]) =>
   rule(
     'isOneOrMoreOf',
     Rules.oneOf(values),
     (v) => typeof v === 'string' && v.split(',').every((item) => values.includes(item)),
-    { type: 'string', description: `${Rules.oneOf(values)} Several, separated by commas, match any of them.` },
+    {
+      type: 'array',
+      items: { type: 'string', enum: [...values] },
+      minItems: 1,
+      description: `${Rules.oneOf(values)} Several, separated by commas (\`${values.slice(0, 2).join(',')}\`), match any of them.`,
+    },
   );
 
 /** A query value that is an integer in [min, max], written in plain digits (`0`, `25`). */
@@ -149,9 +183,8 @@ export const IsEmailAddress = () =>
   rule(
     'isEmailAddress',
     Rules.email(),
-    (v) =>
-      isCleanString(v) && codePointLength(v) >= 3 && codePointLength(v) <= 254 && /^[^\s@]+@[^\s@]+\.[^\s@]+$/u.test(v),
-    { type: 'string', format: 'email', minLength: 3, maxLength: 254 },
+    (v) => isCleanString(v) && codePointLength(v) >= 3 && codePointLength(v) <= 254 && EMAIL.test(v),
+    { type: 'string', minLength: 3, maxLength: 254, pattern: EMAIL_PATTERN, example: 'hello@happytails.org' },
   );
 
 /** An array of at most maxItems strings, each 1..maxLength characters. */
@@ -163,7 +196,7 @@ export const IsTextList = (maxItems: number, maxLength: number) =>
       Array.isArray(v) &&
       v.length <= maxItems &&
       v.every((item) => isCleanString(item) && item !== '' && codePointLength(item) <= maxLength),
-    { type: 'array', items: { type: 'string', minLength: 1, maxLength }, maxItems },
+    { type: 'array', items: { type: 'string', minLength: 1, maxLength, pattern: NO_NUL }, maxItems },
   );
 
 /** A rule with its own test, sentence and schema (for formats a single field owns, such as the fee range). */
@@ -175,8 +208,8 @@ export const Satisfies = (
 ) => rule(name, sentence, test, schema);
 
 /** A path-style id given as text (`^[1-9][0-9]{0,15}$`), with the resource's own "Invalid … 'id'" message. */
-export const IsIdText = (message: string) =>
-  rule('isIdText', message, (v) => isIdText(v), { type: 'string', pattern: ID_TEXT.source }, true);
+export const IsIdText = (resource: ResourceName) =>
+  rule('isIdText', Messages.invalidId(resource), (v) => isIdText(v), idSchema(resource), true);
 
 export function isIdText(value: unknown): value is string {
   return typeof value === 'string' && ID_TEXT.test(value);

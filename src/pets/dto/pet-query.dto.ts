@@ -1,4 +1,3 @@
-import { Messages } from '../../common/errors/messages.js';
 import { PagedQuery } from '../../common/resources/paging.js';
 import { IsCalendarDate, IsIdText, IsIntegerText, IsOneOrMoreOf, IsText } from '../../common/validation/rules.js';
 import { GENDERS, SIZES, SPECIES, STATUSES } from '../pet.entity.js';
@@ -25,7 +24,7 @@ export class PetQueryDto extends PagedQuery(PET_SORT_FIELDS) {
   @IsOneOrMoreOf(GENDERS)
   gender?: string;
 
-  @IsIdText(Messages.invalidId('shelter'))
+  @IsIdText('shelter')
   shelter_id?: string;
 
   /** Contained in the temperament, ignoring case. */

@@ -1,6 +1,6 @@
 import { Rules } from '../../common/errors/messages.js';
 import { IsEmailAddress, IsIntegerIn, IsPhone, IsText, Satisfies } from '../../common/validation/rules.js';
-import { judgeFeeRange } from '../fee-range.js';
+import { FEE_RANGE_PATTERN, judgeFeeRange, MAX_FEE } from '../fee-range.js';
 
 /** The body of POST and PUT /shelters: every field, in the contract's order. */
 export class CreateShelterDto {
@@ -26,7 +26,14 @@ export class CreateShelterDto {
     'isFeeRange',
     (value) => judgeFeeRange(value) === 'valid',
     (value) => (judgeFeeRange(value) === 'other-currency' ? Rules.usd() : Rules.feeRange()),
-    { type: 'string', description: Rules.feeRange(), example: '75-200' },
+    {
+      type: 'string',
+      pattern: FEE_RANGE_PATTERN,
+      description:
+        `${Rules.feeRange()} Each amount is digits with optional cents, optionally after \`$\`; ` +
+        `spaces may surround the dash; \`USD\` may stand before or after; low ≤ high ≤ ${MAX_FEE}.`,
+      example: '75-200',
+    },
   )
   adoption_fee_range!: string;
 }
