@@ -7,10 +7,10 @@
  */
 import { createServer } from 'node:http';
 
-import { openRaw, petBody as body } from './raw-pets.mjs';
+import { filtersOf, openRaw, petBody as body } from './raw-pets.mjs';
 
 const [file, port] = process.argv.slice(2);
-const { petById, petsBySpeciesStatus, shelters, insertPet, patchAge } = openRaw(file);
+const { petById, petsWhere, shelters, insertPet, patchAge } = openRaw(file);
 
 function send(res, status, value) {
   const text = JSON.stringify(value);
@@ -38,21 +38,24 @@ createServer(async (req, res) => {
     return row ? send(res, 200, body(row)) : send(res, 404, { error: 'Not Found' });
   }
   if (req.method === 'GET' && url.pathname === '/pets') {
-    const rows = petsBySpeciesStatus.all(url.searchParams.get('species'), url.searchParams.get('status'));
-    return send(res, 200, rows.map(body));
+    const filters = filtersOf(url.searchParams);
+    const values = filters.map((field) =>
+      field === 'shelter_id' ? Number(url.searchParams.get(field)) : url.searchParams.get(field),
+    );
+    return send(res, 200, petsWhere(filters, values).map(body));
   }
   if (req.method === 'GET' && url.pathname === '/shelters') {
     return send(res, 200, shelters.all());
   }
   if (req.method === 'POST' && url.pathname === '/pets') {
     const pet = await readBody(req);
-    const { lastInsertRowid } = insertPet.run({
+    const id = insertPet({
       ...pet,
       breed_key: pet.breed.toLowerCase(),
       spayed: pet.medical.spayed_neutered ? 1 : 0,
       vaccinations: JSON.stringify(pet.medical.vaccinations),
     });
-    return send(res, 201, body(petById.get(lastInsertRowid)));
+    return send(res, 201, body(petById.get(id)));
   }
   if (req.method === 'PATCH' && id) {
     const change = await readBody(req);
