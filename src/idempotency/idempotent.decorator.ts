@@ -40,6 +40,8 @@ export const REPLAY_HEADERS = {
 };
 const MAX_KEY_LENGTH = 255;
 const VISIBLE = /^[\x21-\x7e]+$/;
+/** Bodies nested deeper than this are not fingerprinted (see keyOfRequest). */
+const MAX_BODY_DEPTH = 32;
 
 type Request = IncomingMessage & { raw?: IncomingMessage; body?: unknown };
 
@@ -105,6 +107,10 @@ function keyOfRequest(req: Request): KeyOfRequest | undefined {
       },
     ]);
   }
+  if (!nestsWithin(req.body, MAX_BODY_DEPTH)) {
+    // No create body nests this deep: validation refuses it, and nothing is created to remember.
+    return undefined;
+  }
   const path = raw.url?.split('?')[0] ?? '';
   return {
     scope: sha256(raw.headers.authorization ?? ''),
@@ -117,7 +123,27 @@ function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
-/** JSON with object keys in sorted order, so that bodies equal as JSON hash alike. */
+/** Whether a JSON value nests at most `levels` arrays and objects deep (the check recurses no deeper). */
+function nestsWithin(value: unknown, levels: number): boolean {
+  if (typeof value !== 'object' || value === null) {
+    return true;
+  }
+  if (levels === 0) {
+    return false;
+  }
+  for (const inner of Object.values(value)) {
+    if (!nestsWithin(inner, levels - 1)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * JSON with object keys in sorted order, so that bodies equal as JSON hash alike. Only for
+ * values within MAX_BODY_DEPTH: JSON.stringify with a replacer recurses once per level and
+ * exhausts the stack a few thousand levels down.
+ */
 function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, inner: unknown) =>
     inner !== null && typeof inner === 'object' && !Array.isArray(inner)
