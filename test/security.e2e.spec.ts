@@ -27,6 +27,23 @@ describe('security', () => {
     await app.close();
   });
 
+  async function stored() {
+    return {
+      pets: (await http(app).get('/pets').expect(200)).body as unknown,
+      shelters: (await http(app).get('/shelters').expect(200)).body as unknown,
+    };
+  }
+
+  /** Sends bytes as they are (superagent would serialize a Buffer under a JSON Content-Type). */
+  function sendBytes(method: 'post' | 'put' | 'patch', path: string, bytes: Buffer) {
+    return http(app)
+      [method](path)
+      .set('Authorization', TOKEN)
+      .set('Content-Type', 'application/json')
+      .serialize((body: Buffer) => body as unknown as string)
+      .send(bytes);
+  }
+
   function send(method: 'post' | 'put' | 'patch', path: string, text: string, key?: string) {
     const pending = http(app)[method](path).set('Authorization', TOKEN).set('Content-Type', 'application/json');
     return (key === undefined ? pending : pending.set('Idempotency-Key', key)).send(text);
@@ -83,5 +100,44 @@ describe('security', () => {
         }
       }
     }
+  });
+
+  it('refuses a body that is not valid UTF-8 with 400 and stores nothing', async () => {
+    const before = await stored();
+    const shelter = JSON.stringify(validShelter({ name: 'Caf<>' }));
+    const [head, tail] = shelter.split('<>');
+    for (const bytes of [
+      [0xe9], // Latin-1 é
+      [0xc3], // a sequence cut short
+      [0xc0, 0xaf], // an overlong encoding of '/'
+      [0xed, 0xa0, 0x80], // an encoded surrogate
+      [0xf4, 0x90, 0x80, 0x80], // beyond U+10FFFF
+      [0xff],
+    ]) {
+      const body = Buffer.concat([Buffer.from(head), Buffer.from(bytes), Buffer.from(tail)]);
+      for (const [method, path] of [
+        ['post', '/shelters'],
+        ['put', `/shelters/${shelterId}`],
+        ['patch', `/shelters/${shelterId}`],
+        ['post', '/pets'],
+        ['post', '/auth/tokens'],
+      ] as const) {
+        const res = await sendBytes(method, path, body);
+        expect({ status: res.status, body: res.body as unknown }).toEqual({
+          status: 400,
+          body: {
+            error: 'Bad Request',
+            message: 'Request body is not valid UTF-8.',
+            status: 400,
+            request_id: res.headers['x-request-id'],
+          },
+        });
+      }
+    }
+    expect(await stored()).toEqual(before);
+    // Valid UTF-8, a leading byte-order mark included, is taken as it is.
+    const cafe = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify({ name: 'Café 🐾' }))]);
+    const res = await sendBytes('patch', `/shelters/${shelterId}`, cafe).expect(200);
+    expect((res.body as { name: string }).name).toBe('Café 🐾');
   });
 });

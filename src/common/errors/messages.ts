@@ -43,6 +43,7 @@ export const Messages = {
   notFound: (resource: ResourceName, id: string) => notFoundSentence(resource, id),
   endpointNotFound: () => 'The requested endpoint does not exist.',
   bodyNotJson: () => 'Request body is not valid JSON.',
+  bodyNotUtf8: () => 'Request body is not valid UTF-8.',
   bodyNotObject: () => 'Request body must be a JSON object.',
   bodyEmpty: () => 'Request body must contain at least one field.',
   bodyTooLarge: (limitBytes: number) => `Request body exceeds the ${formatBytes(limitBytes)} limit.`,

@@ -36,21 +36,30 @@ export function isJsonContentType(header: string | undefined): boolean {
   return header?.split(';', 1)[0].trim().toLowerCase() === 'application/json';
 }
 
+/** Decodes whole bodies, refusing bytes that are not UTF-8 instead of replacing them; skips a byte-order mark. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
 export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
   if (!isJsonContentType(req.headers['content-type'])) {
     throw new ApiException(HttpStatus.UNSUPPORTED_MEDIA_TYPE, Messages.unsupportedMediaType());
   }
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await getRawBody(req, { limit, length: req.headers['content-length'], encoding: 'utf8' });
+    bytes = await getRawBody(req, { limit, length: req.headers['content-length'] });
   } catch (error) {
     if ((error as { type?: string }).type === 'entity.too.large') {
       throw new ApiException(HttpStatus.PAYLOAD_TOO_LARGE, Messages.bodyTooLarge(limit));
     }
     throw new BadRequestException(Messages.bodyNotJson());
   }
+  let text: string;
   try {
-    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as unknown;
+    text = UTF8.decode(bytes);
+  } catch {
+    throw new BadRequestException(Messages.bodyNotUtf8());
+  }
+  try {
+    return JSON.parse(text) as unknown;
   } catch {
     throw new BadRequestException(Messages.bodyNotJson());
   }

@@ -169,6 +169,7 @@ function completeOperation(
     addErrors(operation, 413, [errorExample(413, Messages.bodyTooLarge(config.bodyLimit))]);
     const firstField = method === 'patch' ? undefined : 'name';
     addErrors(operation, 400, [
+      errorExample(400, Messages.bodyNotUtf8()),
       errorExample(400, Messages.bodyNotJson()),
       errorExample(400, Messages.bodyNotObject()),
       firstField === undefined
