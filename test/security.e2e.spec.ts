@@ -2,7 +2,9 @@
  * Defects a hostile test found, one case each: every answer in the contract's shape, with
  * nothing leaked and nothing stored that should not be.
  */
+import { jest } from '@jest/globals';
 import type { INestApplication } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
 
 import { createShelter, http, startApp, TOKEN, validPet, validShelter } from './support/app.js';
 
@@ -139,5 +141,27 @@ describe('security', () => {
     const cafe = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify({ name: 'Café 🐾' }))]);
     const res = await sendBytes('patch', `/shelters/${shelterId}`, cafe).expect(200);
     expect((res.body as { name: string }).name).toBe('Café 🐾');
+  });
+
+  it('answers 409, not 500, when the foreign key refuses to delete a shelter that got a pet after the count', async () => {
+    const shelter = await createShelter(app, { name: 'Raced' });
+    await http(app).post('/pets').set('Authorization', TOKEN).send(validPet(shelter.id)).expect(201);
+    // The count before the delete sees no pet, as when another connection adds one right after it.
+    const count = jest.spyOn(EntityManager.prototype, 'countBy').mockResolvedValueOnce(0);
+    try {
+      const res = await http(app).delete(`/shelters/${shelter.id}`).set('Authorization', TOKEN);
+      expect({ status: res.status, body: res.body as unknown }).toEqual({
+        status: 409,
+        body: {
+          error: 'Conflict',
+          message: `Shelter with 'id' ${shelter.id} still has 1 pet. Move or delete them first.`,
+          status: 409,
+          request_id: res.headers['x-request-id'],
+        },
+      });
+    } finally {
+      count.mockRestore();
+    }
+    await http(app).get(`/shelters/${shelter.id}`).expect(200);
   });
 });
