@@ -164,4 +164,35 @@ describe('security', () => {
     }
     await http(app).get(`/shelters/${shelter.id}`).expect(200);
   });
+
+  it('keeps Idempotency-Keys per caller, whatever the spelling of the Authorization header', async () => {
+    const body = validPet(shelterId, { name: 'Spelled twice' });
+    const first = await http(app)
+      .post('/pets')
+      .set('Authorization', 'bearer spelling-token')
+      .set('Idempotency-Key', 'spelling-1')
+      .send(body)
+      .expect(201);
+    for (const spelling of ['Bearer  spelling-token', 'BEARER spelling-token ', '  Bearer\tspelling-token']) {
+      const again = await http(app)
+        .post('/pets')
+        .set('Authorization', spelling)
+        .set('Idempotency-Key', 'spelling-1')
+        .send(body)
+        .expect(201);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.body).toEqual(first.body);
+    }
+    const other = await http(app)
+      .post('/pets')
+      .set('Authorization', 'Bearer another-caller')
+      .set('Idempotency-Key', 'spelling-1')
+      .send(body)
+      .expect(201);
+    expect(other.headers['idempotent-replayed']).toBeUndefined();
+    const named = ((await http(app).get('/pets').expect(200)).body as { name: string }[]).filter(
+      (pet) => pet.name === 'Spelled twice',
+    );
+    expect(named).toHaveLength(2);
+  });
 });
