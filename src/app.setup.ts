@@ -24,6 +24,8 @@ import { type AppConfig, appConfig, type HttpAdapterName, loadAppConfig } from '
 /** Node's limits on reading a request: its headers, and the whole of it with its body. */
 const HEADERS_TIMEOUT_MS = 10_000;
 const REQUEST_TIMEOUT_MS = 30_000;
+/** Fastify's longest path parameter (its default is 100 characters). */
+const MAX_PARAM_LENGTH = 65_536;
 
 /** Express, writing handlers' results through `payloadOf` (ETags, kept list bytes, JSON). */
 class ApiExpressAdapter extends ExpressAdapter {
@@ -85,7 +87,14 @@ function createExpressAdapter(): ExpressAdapter {
 
 function createFastifyAdapter(): FastifyAdapter {
   const adapter = new ApiFastifyAdapter({
-    routerOptions: { caseSensitive: true, ignoreTrailingSlash: true, ignoreDuplicateSlashes: false },
+    routerOptions: {
+      caseSensitive: true,
+      ignoreTrailingSlash: true,
+      ignoreDuplicateSlashes: false,
+      // A path parameter of any length reaches the route (whose id rule answers it), as on
+      // Express: longer than any URL Node's parser lets through.
+      maxParamLength: MAX_PARAM_LENGTH,
+    },
     // No Nest middleware runs here (see common/http/request-hooks.ts), so no middleware engine either.
     skipMiddie: true,
     // One request id for Fastify, the logs and the X-Request-Id header.
@@ -102,9 +111,20 @@ function createFastifyAdapter(): FastifyAdapter {
     },
   });
   const fastify = adapter.getInstance();
-  // Bodies are read by JsonBodyGuard after the other guards, as on Express: Fastify leaves them unread.
-  fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+  // Bodies are read by JsonBodyGuard after the other guards, as on Express. Fastify leaves them
+  // unread, and does not look at Content-Type either (it would refuse a malformed one with its
+  // own 415 before the token is checked): to Fastify, no method has a body.
+  const withoutBodies = () => {
+    for (const method of fastify.supportedMethods) {
+      fastify.addHttpMethod(method, { hasBody: false, overrideExisting: true });
+    }
+  };
+  withoutBodies();
+  // Methods Nest adds while registering routes, too.
+  fastify.addHook('onReady', (done) => {
+    withoutBodies();
+    done();
+  });
   return adapter;
 }
 

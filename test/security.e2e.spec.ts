@@ -2,11 +2,13 @@
  * Defects a hostile test found, one case each: every answer in the contract's shape, with
  * nothing leaked and nothing stored that should not be.
  */
+import { STATUS_CODES } from 'node:http';
+
 import { jest } from '@jest/globals';
 import type { INestApplication } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 
-import { createShelter, http, startApp, TOKEN, validPet, validShelter } from './support/app.js';
+import { createShelter, expectResponse, http, startApp, TOKEN, validPet, validShelter } from './support/app.js';
 
 const arrays = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
 const objects = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
@@ -194,5 +196,49 @@ describe('security', () => {
       (pet) => pet.name === 'Spelled twice',
     );
     expect(named).toHaveLength(2);
+  });
+
+  it('answers ids of any length with the id message, and a malformed Content-Type after the token, on either adapter', async () => {
+    const error = (status: number, message: string) => ({
+      error: STATUS_CODES[status],
+      message,
+      status,
+      request_id: expect.any(String) as unknown,
+    });
+    for (const id of ['1'.repeat(101), '9'.repeat(5_000), 'x'.repeat(300)]) {
+      await expectResponse(
+        http(app).get(`/pets/${id}`),
+        400,
+        error(400, "Invalid pet 'id'. Must be a positive integer."),
+      );
+      await expectResponse(
+        http(app).patch(`/shelters/${id}`).set('Authorization', TOKEN).send({ name: 'x' }),
+        400,
+        error(400, "Invalid shelter 'id'. Must be a positive integer."),
+      );
+    }
+    for (const type of [';;;/===', '/', ';', 'application/json/x', '=', 'a b/c d']) {
+      await expectResponse(
+        http(app).post('/pets').set('Content-Type', type).send('{}'),
+        401,
+        error(401, 'Authentication token is required for this operation.'),
+      );
+      await expectResponse(
+        http(app).post('/pets').set('Authorization', TOKEN).set('Content-Type', type).send('{}'),
+        415,
+        error(415, 'Content-Type must be application/json.'),
+      );
+      // DELETE ignores Content-Type, and an unknown endpoint is unknown whatever the body.
+      await expectResponse(
+        http(app).delete('/pets/999999').set('Authorization', TOKEN).set('Content-Type', type).send('{}'),
+        404,
+        error(404, "Pet with 'id' 999999 not found."),
+      );
+      await expectResponse(
+        http(app).put('/pets').set('Authorization', TOKEN).set('Content-Type', type).send('{}'),
+        404,
+        error(404, 'The requested endpoint does not exist.'),
+      );
+    }
   });
 });
