@@ -54,6 +54,9 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (details) {
       body.details = details;
     }
+    for (const [name, value] of Object.entries(extra?.headers ?? {})) {
+      adapter.setHeader(res, name, value);
+    }
     if (extra?.retry_after !== undefined) {
       // Any answer may say when to come back; the contract's body names it on 429 only.
       if (status === 429) {

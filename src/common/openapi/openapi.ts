@@ -51,6 +51,12 @@ const HEADERS: Record<string, HeaderObject> = {
   'X-RateLimit-Remaining': { description: 'Requests left in that window.', schema: { type: 'integer' } },
   'X-RateLimit-Reset': { description: 'When that window resets, in Unix seconds.', schema: { type: 'integer' } },
   'Retry-After': { description: 'Seconds until a request may succeed again.', schema: { type: 'integer' } },
+  'WWW-Authenticate': {
+    description:
+      'The bearer challenge: `Bearer` on 401; `Bearer error="invalid_token"` on 403 for a refused token, ' +
+      '`Bearer error="insufficient_scope"` for one that may not do this.',
+    schema: { type: 'string' },
+  },
   ETag: { description: 'Strong tag of the representation, `"<id>.<version>"`.', schema: { type: 'string' } },
   Location: { description: 'The path of the created resource.', schema: { type: 'string' } },
 };
@@ -163,6 +169,10 @@ function completeOperation(
   if (operation.security !== undefined) {
     addErrors(operation, 401, [errorExample(401, Messages.tokenRequired())]);
     addErrors(operation, 403, [errorExample(403, Messages.tokenRejected())]);
+    for (const status of [401, 403]) {
+      const refused = operation.responses[status] as ResponseObject;
+      refused.headers = { ...refused.headers, 'WWW-Authenticate': headerRef('WWW-Authenticate') };
+    }
   }
   if (operation.requestBody !== undefined) {
     addErrors(operation, 415, [errorExample(415, Messages.unsupportedMediaType())]);
