@@ -16,10 +16,12 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import express from 'express';
 
 import { Messages } from './common/errors/messages.js';
-import { JSON_TYPE, type Payload, payloadOf } from './common/http/answers.js';
+import { errorBody } from './common/errors/error-body.js';
+import { JSON_TYPE, type Payload, payloadOf, sendError } from './common/http/answers.js';
 import { REQUEST_ID_HEADER, requestIdOf } from './common/http/request-id.js';
+import { beforeFastifyAnswers } from './common/http/request-hooks.js';
 import { setupOpenApi } from './common/openapi/openapi.js';
-import { type AppConfig, appConfig, type HttpAdapterName, loadAppConfig } from './config/app.config.js';
+import { type AppConfig, appConfig, loadAppConfig } from './config/app.config.js';
 
 /** Node's limits on reading a request: its headers, and the whole of it with its body. */
 const HEADERS_TIMEOUT_MS = 10_000;
@@ -69,12 +71,14 @@ class ApiFastifyAdapter extends FastifyAdapter {
   }
 }
 
-export function createHttpAdapter(name: HttpAdapterName = loadAppConfig(process.env).httpAdapter): AbstractHttpAdapter {
-  return name === 'fastify' ? createFastifyAdapter() : createExpressAdapter();
+export function createHttpAdapter(config: AppConfig = loadAppConfig(process.env)): AbstractHttpAdapter {
+  return config.httpAdapter === 'fastify' ? createFastifyAdapter(config) : createExpressAdapter(config);
 }
 
-function createExpressAdapter(): ExpressAdapter {
+function createExpressAdapter(config: AppConfig): ExpressAdapter {
   const app = express();
+  // The client address (req.ip) as TRUST_PROXY says: hop count and address lists as Express reads them.
+  app.set('trust proxy', config.trustProxy);
   // Paths are case-sensitive (/PETS is unknown); one trailing slash is ignored (non-strict routing).
   app.set('case sensitive routing', true);
   app.set('strict routing', false);
@@ -85,8 +89,9 @@ function createExpressAdapter(): ExpressAdapter {
   return new ApiExpressAdapter(app);
 }
 
-function createFastifyAdapter(): FastifyAdapter {
+function createFastifyAdapter(config: AppConfig): FastifyAdapter {
   const adapter = new ApiFastifyAdapter({
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     routerOptions: {
       caseSensitive: true,
       ignoreTrailingSlash: true,
@@ -101,13 +106,10 @@ function createFastifyAdapter(): FastifyAdapter {
     genReqId: (req: IncomingMessage) => requestIdOf(req),
     // Requests Node's parser refuses, and URLs the router cannot decode, answer in the contract's shape.
     clientErrorHandler: (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket),
+    // They are answered before Fastify's onRequest hooks, so the hooks run here first.
     frameworkErrors: (_error: Error, request: FastifyRequest, reply: FastifyReply) => {
-      const requestId = requestIdOf(request.raw);
-      void reply
-        .code(400)
-        .header(REQUEST_ID_HEADER, requestId)
-        .header('Content-Type', 'application/json; charset=utf-8')
-        .send(JSON.stringify(malformedBody(400, requestId)));
+      reply.hijack();
+      beforeFastifyAnswers(request, reply, () => sendError(request.raw, reply.raw, 400, Messages.malformedRequest()));
     },
   });
   const fastify = adapter.getInstance();
@@ -128,6 +130,15 @@ function createFastifyAdapter(): FastifyAdapter {
   return adapter;
 }
 
+/**
+ * Fastify's `trustProxy`. A hop count becomes a function, as Express reads one (trust the
+ * nearest `n` hops): Fastify 5 ignores a bare number, since whoever reaches the service
+ * directly can then name any address; TRUST_PROXY's documentation says so.
+ */
+function fastifyTrustProxy(trust: AppConfig['trustProxy']) {
+  return typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : trust;
+}
+
 /** Bodies are parsed after authentication by JsonBodyGuard, so the adapter's parser is off. */
 export const APP_OPTIONS = { bodyParser: false } as const;
 
@@ -137,6 +148,7 @@ export function configureApp(app: INestApplication): void {
   if (app.getHttpAdapter().getType() === 'express') {
     server.on('clientError', answerClientError);
   }
+  answerExpectationsInTheApi(server);
   limitSlowClients(server, app.get<AppConfig>(appConfig.KEY).sendTimeoutMs);
   setupOpenApi(app);
 }
@@ -154,14 +166,27 @@ function limitSlowClients(server: Server, sendTimeoutMs: number): void {
   server.setTimeout(sendTimeoutMs, (socket) => socket.destroy());
 }
 
+/**
+ * Node answers some requests itself, with an empty body and none of the API's headers: an
+ * HTTP/1.1 request without `Host` (400) and an `Expect` other than `100-continue` (417); and it
+ * sends `100 Continue` to every `Expect: 100-continue` before the application has seen the
+ * request. All of them go to the application instead: HttpFront answers the first two in the
+ * contract's shape, and JsonBodyGuard sends `100 Continue` only when it is about to read the
+ * body, i.e. after the rate limit, the token, `Content-Type` and the declared size have
+ * passed. A request refused before that gets its answer without `100 Continue`, and Node
+ * closes the connection after it, as the body was never asked for.
+ */
+function answerExpectationsInTheApi(server: Server): void {
+  (server as Server & { requireHostHeader: boolean }).requireHostHeader = false;
+  const handOn = (req: IncomingMessage, res: ServerResponse) => server.emit('request', req, res);
+  server.on('checkContinue', handOn);
+  server.on('checkExpectation', handOn);
+}
+
 /** Readies the adapter (Fastify registers its plugins asynchronously) after `app.init()`. */
 export async function adapterReady(app: INestApplication): Promise<void> {
   const instance = app.getHttpAdapter().getInstance() as { ready?: () => PromiseLike<unknown> };
   await instance.ready?.();
-}
-
-function malformedBody(status: number, requestId: string) {
-  return { error: STATUS_CODES[status], message: Messages.malformedRequest(), status, request_id: requestId };
 }
 
 /**
@@ -175,7 +200,7 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   }
   const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
   const requestId = randomUUID();
-  const body = JSON.stringify(malformedBody(status, requestId));
+  const body = JSON.stringify(errorBody(status, Messages.malformedRequest(), requestId));
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
       `${REQUEST_ID_HEADER}: ${requestId}\r\n` +

@@ -56,6 +56,7 @@ export const Messages = {
   preconditionFailed: (resource: ResourceName) =>
     `The ${resource} was modified by another request. Fetch it again and retry.`,
   malformedRequest: () => 'The request is malformed and cannot be processed.',
+  expectationFailed: () => "The only expectation the service meets is 'Expect: 100-continue'.",
   internal: () => 'An unexpected error occurred. Please try again later.',
   unavailable: () => 'The service is temporarily unavailable. Please try again later.',
 } as const;
