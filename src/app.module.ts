@@ -44,6 +44,7 @@ import { SheltersModule } from './shelters/shelters.module.js';
     PetsModule,
   ],
   providers: [
+    RateLimiter,
     { provide: APP_GUARD, useClass: RateLimitGuard },
     { provide: APP_GUARD, useExisting: AuthGuard },
     { provide: APP_GUARD, useClass: JsonBodyGuard },

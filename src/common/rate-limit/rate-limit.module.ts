@@ -2,18 +2,17 @@ import { Module } from '@nestjs/common';
 import { ThrottlerModule } from '@nestjs/throttler';
 
 import { type AppConfig, appConfig } from '../../config/app.config.js';
-import { AuthModule } from '../../auth/auth.module.js';
 import { RateLimitPolicy, WINDOWS } from './rate-limit.policy.js';
-import { RateLimiter } from './rate-limiter.js';
 import { RateLimitStorage } from './rate-limit.storage.js';
 
 /**
  * Per-minute and per-day windows, counted in Redis when `REDIS_URL` is set. The `limit`
  * here is a placeholder: RateLimiter asks RateLimitPolicy for each caller's tier limit.
+ * RateLimiter and RateLimitGuard, which need to know the caller (AuthService), are
+ * provided where the pipeline is assembled, in AppModule.
  */
 @Module({
   imports: [
-    AuthModule,
     ThrottlerModule.forRootAsync({
       inject: [appConfig.KEY],
       useFactory: (config: AppConfig) => ({
@@ -23,7 +22,7 @@ import { RateLimitStorage } from './rate-limit.storage.js';
       }),
     }),
   ],
-  providers: [RateLimitPolicy, RateLimiter],
-  exports: [RateLimitPolicy, RateLimiter, ThrottlerModule],
+  providers: [RateLimitPolicy],
+  exports: [RateLimitPolicy, ThrottlerModule],
 })
 export class RateLimitModule {}
