@@ -1,9 +1,11 @@
 /**
  * The application: its modules and the request pipeline every route shares, registered here
  * as APP_* providers so that a test booting AppModule runs exactly what production runs.
- * Before routing, on every request: the request line, then request id, security headers,
- * CORS and OPTIONS. Then, on routed requests: the rate limit, authentication and the JSON
- * body (guards run in this order), validation (the pipe), and one filter for every error.
+ * Before routing, on every request: the request line, then request id, security headers and
+ * CORS, the rate-limit count and its headers, and the answers given before routing (OPTIONS,
+ * a missing Host, an unmet Expect). Then, on routed requests: the rate limit, authentication
+ * and the JSON body (guards run in this order), validation (the pipe), and one filter for
+ * every error.
  */
 import { type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE, HttpAdapterHost } from '@nestjs/core';
@@ -18,6 +20,7 @@ import { onEveryRequest } from './common/http/request-hooks.js';
 import { ResourcesModule } from './common/resources/resources.module.js';
 import { RateLimitGuard } from './common/rate-limit/rate-limit.guard.js';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module.js';
+import { RateLimiter } from './common/rate-limit/rate-limiter.js';
 import { ValidationPipe } from './common/validation/validation.pipe.js';
 import { AppConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
@@ -41,6 +44,7 @@ import { SheltersModule } from './shelters/shelters.module.js';
     PetsModule,
   ],
   providers: [
+    RateLimiter,
     { provide: APP_GUARD, useClass: RateLimitGuard },
     { provide: APP_GUARD, useExisting: AuthGuard },
     { provide: APP_GUARD, useClass: JsonBodyGuard },
@@ -53,6 +57,7 @@ export class AppModule implements NestModule {
     private readonly adapterHost: HttpAdapterHost,
     private readonly requestLog: RequestLog,
     private readonly front: HttpFront,
+    private readonly rateLimiter: RateLimiter,
   ) {}
 
   /**
@@ -61,7 +66,6 @@ export class AppModule implements NestModule {
    */
   configure(_consumer: MiddlewareConsumer): void {
     const adapter = this.adapterHost.httpAdapter;
-    onEveryRequest(adapter, this.requestLog.hook);
-    onEveryRequest(adapter, this.front.hook);
+    onEveryRequest(adapter, this.requestLog.hook, this.front.hook, this.rateLimiter.hook, this.front.answers);
   }
 }

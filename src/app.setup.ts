@@ -17,14 +17,18 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import express from 'express';
 
 import { Messages } from './common/errors/messages.js';
-import { JSON_TYPE, type Payload, payloadOf } from './common/http/answers.js';
+import { errorBody } from './common/errors/error-body.js';
+import { JSON_TYPE, type Payload, payloadOf, sendError } from './common/http/answers.js';
 import { REQUEST_ID_HEADER, requestIdOf } from './common/http/request-id.js';
+import { beforeFastifyAnswers } from './common/http/request-hooks.js';
 import { setupOpenApi } from './common/openapi/openapi.js';
-import { type AppConfig, appConfig, type HttpAdapterName, loadAppConfig } from './config/app.config.js';
+import { type AppConfig, appConfig, loadAppConfig } from './config/app.config.js';
 
 /** Node's limits on reading a request: its headers, and the whole of it with its body. */
 const HEADERS_TIMEOUT_MS = 10_000;
 const REQUEST_TIMEOUT_MS = 30_000;
+/** Fastify's longest path parameter (its default is 100 characters). */
+const MAX_PARAM_LENGTH = 65_536;
 
 /** Express, writing handlers' results through `payloadOf` (ETags, kept list bytes, JSON). */
 class ApiExpressAdapter extends ExpressAdapter {
@@ -76,12 +80,14 @@ class ApiFastifyAdapter extends FastifyAdapter {
   }
 }
 
-export function createHttpAdapter(name: HttpAdapterName = loadAppConfig(process.env).httpAdapter): AbstractHttpAdapter {
-  return name === 'fastify' ? createFastifyAdapter() : createExpressAdapter();
+export function createHttpAdapter(config: AppConfig = loadAppConfig(process.env)): AbstractHttpAdapter {
+  return config.httpAdapter === 'fastify' ? createFastifyAdapter(config) : createExpressAdapter(config);
 }
 
-function createExpressAdapter(): ExpressAdapter {
+function createExpressAdapter(config: AppConfig): ExpressAdapter {
   const app = express();
+  // The client address (req.ip) as TRUST_PROXY says: hop count and address lists as Express reads them.
+  app.set('trust proxy', config.trustProxy);
   // Paths are case-sensitive (/PETS is unknown); one trailing slash is ignored (non-strict routing).
   app.set('case sensitive routing', true);
   app.set('strict routing', false);
@@ -92,29 +98,54 @@ function createExpressAdapter(): ExpressAdapter {
   return new ApiExpressAdapter(app);
 }
 
-function createFastifyAdapter(): FastifyAdapter {
+function createFastifyAdapter(config: AppConfig): FastifyAdapter {
   const adapter = new ApiFastifyAdapter({
-    routerOptions: { caseSensitive: true, ignoreTrailingSlash: true, ignoreDuplicateSlashes: false },
+    trustProxy: fastifyTrustProxy(config.trustProxy),
+    routerOptions: {
+      caseSensitive: true,
+      ignoreTrailingSlash: true,
+      ignoreDuplicateSlashes: false,
+      // A path parameter of any length reaches the route (whose id rule answers it), as on
+      // Express: longer than any URL Node's parser lets through.
+      maxParamLength: MAX_PARAM_LENGTH,
+    },
     // No Nest middleware runs here (see common/http/request-hooks.ts), so no middleware engine either.
     skipMiddie: true,
     // One request id for Fastify, the logs and the X-Request-Id header.
     genReqId: (req: IncomingMessage) => requestIdOf(req),
     // Requests Node's parser refuses, and URLs the router cannot decode, answer in the contract's shape.
     clientErrorHandler: (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket),
+    // They are answered before Fastify's onRequest hooks, so the hooks run here first.
     frameworkErrors: (_error: Error, request: FastifyRequest, reply: FastifyReply) => {
-      const requestId = requestIdOf(request.raw);
-      void reply
-        .code(400)
-        .header(REQUEST_ID_HEADER, requestId)
-        .header('Content-Type', 'application/json; charset=utf-8')
-        .send(JSON.stringify(malformedBody(400, requestId)));
+      reply.hijack();
+      beforeFastifyAnswers(request, reply, () => sendError(request.raw, reply.raw, 400, Messages.malformedRequest()));
     },
   });
   const fastify = adapter.getInstance();
-  // Bodies are read by JsonBodyGuard after the other guards, as on Express: Fastify leaves them unread.
-  fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+  // Bodies are read by JsonBodyGuard after the other guards, as on Express. Fastify leaves them
+  // unread, and does not look at Content-Type either (it would refuse a malformed one with its
+  // own 415 before the token is checked): to Fastify, no method has a body.
+  const withoutBodies = () => {
+    for (const method of fastify.supportedMethods) {
+      fastify.addHttpMethod(method, { hasBody: false, overrideExisting: true });
+    }
+  };
+  withoutBodies();
+  // Methods Nest adds while registering routes, too.
+  fastify.addHook('onReady', (done) => {
+    withoutBodies();
+    done();
+  });
   return adapter;
+}
+
+/**
+ * Fastify's `trustProxy`. A hop count becomes a function, as Express reads one (trust the
+ * nearest `n` hops): Fastify 5 ignores a bare number, since whoever reaches the service
+ * directly can then name any address; TRUST_PROXY's documentation says so.
+ */
+function fastifyTrustProxy(trust: AppConfig['trustProxy']) {
+  return typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : trust;
 }
 
 /** Bodies are parsed after authentication by JsonBodyGuard, so the adapter's parser is off. */
@@ -126,6 +157,7 @@ export function configureApp(app: INestApplication): void {
   if (app.getHttpAdapter().getType() === 'express') {
     server.on('clientError', answerClientError);
   }
+  answerExpectationsInTheApi(server);
   limitSlowClients(server, app.get<AppConfig>(appConfig.KEY).sendTimeoutMs);
   setupOpenApi(app);
 }
@@ -171,14 +203,27 @@ function limitSlowClients(server: Server, sendTimeoutMs: number): void {
   server.once('close', () => clearInterval(sweep));
 }
 
+/**
+ * Node answers some requests itself, with an empty body and none of the API's headers: an
+ * HTTP/1.1 request without `Host` (400) and an `Expect` other than `100-continue` (417); and it
+ * sends `100 Continue` to every `Expect: 100-continue` before the application has seen the
+ * request. All of them go to the application instead: HttpFront answers the first two in the
+ * contract's shape, and JsonBodyGuard sends `100 Continue` only when it is about to read the
+ * body, i.e. after the rate limit, the token, `Content-Type` and the declared size have
+ * passed. A request refused before that gets its answer without `100 Continue`, and Node
+ * closes the connection after it, as the body was never asked for.
+ */
+function answerExpectationsInTheApi(server: Server): void {
+  (server as Server & { requireHostHeader: boolean }).requireHostHeader = false;
+  const handOn = (req: IncomingMessage, res: ServerResponse) => server.emit('request', req, res);
+  server.on('checkContinue', handOn);
+  server.on('checkExpectation', handOn);
+}
+
 /** Readies the adapter (Fastify registers its plugins asynchronously) after `app.init()`. */
 export async function adapterReady(app: INestApplication): Promise<void> {
   const instance = app.getHttpAdapter().getInstance() as { ready?: () => PromiseLike<unknown> };
   await instance.ready?.();
-}
-
-function malformedBody(status: number, requestId: string) {
-  return { error: STATUS_CODES[status], message: Messages.malformedRequest(), status, request_id: requestId };
 }
 
 /**
@@ -192,7 +237,7 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   }
   const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
   const requestId = randomUUID();
-  const body = JSON.stringify(malformedBody(status, requestId));
+  const body = JSON.stringify(errorBody(status, Messages.malformedRequest(), requestId));
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
       `${REQUEST_ID_HEADER}: ${requestId}\r\n` +

@@ -14,7 +14,9 @@ import { createShelter, expectResponse, http, startApp, TOKEN, validPet, validSh
 import { provision, type Provisioned } from './support/database.js';
 
 const OTHER_TOKEN = 'Bearer another-test-token';
-const scopeOf = (token: string) => createHash('sha256').update(token).digest('hex');
+/** Keys belong to the token, by its hash. */
+const scopeOf = (header: string) =>
+  `token:${createHash('sha256').update(header.slice('Bearer '.length)).digest('hex')}`;
 
 function errorBody(status: number, error: string, message: string) {
   return { error, message, status, request_id: expect.any(String) as unknown };

@@ -60,7 +60,7 @@ describe('CORS with CORS_ORIGINS', () => {
     expect(res.headers['access-control-allow-origin']).toBe('https://shelter.example');
     expect(res.headers.vary).toMatch(/Origin/);
     expect(res.headers['access-control-expose-headers']).toBe(
-      'ETag,Location,Retry-After,X-Request-Id,X-RateLimit-Limit,X-RateLimit-Remaining,X-RateLimit-Reset',
+      'ETag,Location,Retry-After,WWW-Authenticate,X-Request-Id,X-RateLimit-Limit,X-RateLimit-Remaining,X-RateLimit-Reset',
     );
   });
 

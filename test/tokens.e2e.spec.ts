@@ -170,10 +170,14 @@ describe.each(['development', 'production'])('issued tokens in %s mode', (mode) 
     });
   });
 
-  it('refuses callers without a token on every admin route, reads included', async () => {
-    await expectResponse(http(app).get('/auth/tokens'), 401, tokenRequired);
-    await expectResponse(http(app).post('/auth/tokens').send({ name: 'x' }), 401, tokenRequired);
-    await expectResponse(http(app).delete('/auth/tokens/1'), 401, tokenRequired);
+  it('refuses callers without a token on every admin route, reads included, with a Bearer challenge', async () => {
+    for (const res of [
+      await expectResponse(http(app).get('/auth/tokens'), 401, tokenRequired),
+      await expectResponse(http(app).post('/auth/tokens').send({ name: 'x' }), 401, tokenRequired),
+      await expectResponse(http(app).delete('/auth/tokens/1'), 401, tokenRequired),
+    ]) {
+      expect(res.headers['www-authenticate']).toBe('Bearer');
+    }
   });
 });
 
@@ -189,30 +193,41 @@ describe('production mode', () => {
     await resetDatabase(app);
   });
 
-  it('rejects a token it did not issue with 403', async () => {
-    await expectResponse(
+  const invalidToken = 'Bearer error="invalid_token"';
+  const insufficientScope = 'Bearer error="insufficient_scope"';
+
+  it('rejects a token it did not issue with 403 and an invalid_token challenge', async () => {
+    const res = await expectResponse(
       http(app).post('/shelters').set('Authorization', 'Bearer made-up').send(validShelter()),
       403,
       tokenRejected,
     );
+    expect(res.headers['www-authenticate']).toBe(invalidToken);
   });
 
   it('refuses non-admin callers on admin routes with 403, issued tokens included', async () => {
     const { token } = await issue(app);
-    await expectResponse(http(app).get('/auth/tokens').set('Authorization', `Bearer ${token}`), 403, tokenRejected);
-    await expectResponse(
+    const issued = await expectResponse(
+      http(app).get('/auth/tokens').set('Authorization', `Bearer ${token}`),
+      403,
+      tokenRejected,
+    );
+    expect(issued.headers['www-authenticate']).toBe(insufficientScope);
+    const unknown = await expectResponse(
       http(app).get('/auth/tokens').set('Authorization', 'Bearer not-the-admin-key'),
       403,
       tokenRejected,
     );
+    expect(unknown.headers['www-authenticate']).toBe(invalidToken);
   });
 
   it('does not let the admin key write resources', async () => {
-    await expectResponse(
+    const res = await expectResponse(
       http(app).post('/shelters').set('Authorization', admin).send(validShelter()),
       403,
       tokenRejected,
     );
+    expect(res.headers['www-authenticate']).toBe(insufficientScope);
   });
 
   it('serves reads to unknown tokens', async () => {

@@ -60,7 +60,7 @@ export class AuthGuard implements CanActivate {
         ? status === 'admin' || development
         : status === 'accepted' || (status === 'admin' && development);
     if (!allowed) {
-      throw new ForbiddenException();
+      throw new ForbiddenException(status === 'rejected' ? 'invalid_token' : 'insufficient_scope');
     }
     return true;
   }

@@ -24,6 +24,19 @@ describe('loadAppConfig', () => {
     ]);
   });
 
+  it('trusts no proxy by default, or a hop count, or a list of addresses, subnets and ranges', () => {
+    expect(loadAppConfig({}).trustProxy).toBe(false);
+    expect(loadAppConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
+    expect(loadAppConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadAppConfig({ TRUST_PROXY: ' 10.0.0.5, 10.1.0.0/16 ,fd00::/8,::1, loopback' }).trustProxy).toEqual([
+      '10.0.0.5',
+      '10.1.0.0/16',
+      'fd00::/8',
+      '::1',
+      'loopback',
+    ]);
+  });
+
   it.each([
     [{ PORT: 'abc' }, 'PORT'],
     [{ PORT: '70000' }, 'PORT'],
@@ -41,6 +54,14 @@ describe('loadAppConfig', () => {
     [{ LIST_CACHE_MB: 'lots' }, 'LIST_CACHE_MB'],
     [{ LIST_CACHE_TTL_MS: '-5' }, 'LIST_CACHE_TTL_MS'],
     [{ MAX_STREAMED_LISTS: '0' }, 'MAX_STREAMED_LISTS'],
+    [{ TRUST_PROXY: 'true' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '-1' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '101' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '10.0.0.300' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '10.0.0.1,,10.0.0.2' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: 'proxy.internal' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: 'fd00::/129' }, 'TRUST_PROXY'],
   ])('stops on %p naming %s', (env, variable) => {
     expect(() => loadAppConfig(env)).toThrow(`Invalid configuration: ${variable} `);
   });

@@ -2,6 +2,8 @@
  * The service's settings, read from the environment once at boot and validated:
  * a wrong value stops the process with a message naming the variable.
  */
+import { isIP } from 'node:net';
+
 import { registerAs } from '@nestjs/config';
 
 export type AuthMode = 'development' | 'production';
@@ -40,6 +42,11 @@ export interface AppConfig {
   listCacheTtlMs: number;
   /** Lists too long to keep that may be streamed at once; more answer 503. */
   maxStreamedLists: number;
+  /**
+   * Whose `X-Forwarded-For` is believed: nobody (`false`, the default), the nearest `n`
+   * proxies (a hop count), or proxies at these addresses, subnets (CIDR) or named ranges.
+   */
+  trustProxy: false | number | string[];
 }
 
 type Env = Record<string, string | undefined>;
@@ -160,6 +167,36 @@ function corsOrigins(env: Env): AppConfig['corsOrigins'] {
   return origins;
 }
 
+/** proxy-addr's names for ranges, understood by Express and Fastify alike. */
+const PROXY_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
+const MAX_PROXY_HOPS = 100;
+
+/**
+ * `TRUST_PROXY`: empty (off), a hop count (`1`: the nearest proxy), or a comma-separated list
+ * of addresses (`10.0.0.5`), subnets (`10.0.0.0/8`, `fd00::/8`) and range names (`loopback`).
+ */
+function trustProxy(env: Env): AppConfig['trustProxy'] {
+  const raw = env.TRUST_PROXY?.trim();
+  if (raw === undefined || raw === '') {
+    return false;
+  }
+  const expectation = `must be a hop count from 0 to ${MAX_PROXY_HOPS}, or proxy addresses, subnets (CIDR) or ${PROXY_RANGES.join(', ')} separated by commas`;
+  if (/^\d+$/.test(raw)) {
+    const hops = parseInteger('TRUST_PROXY', raw, 0, MAX_PROXY_HOPS);
+    return hops === 0 ? false : hops;
+  }
+  const entries = raw.split(',').map((entry) => entry.trim());
+  for (const entry of entries) {
+    const [address, prefix, extra] = entry.split('/');
+    const family = isIP(address);
+    const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 6 ? 128 : 32));
+    if (!PROXY_RANGES.includes(entry) && (family === 0 || !prefixOk || extra !== undefined)) {
+      throw new ConfigError('TRUST_PROXY', expectation, raw);
+    }
+  }
+  return entries;
+}
+
 /** `<PREFIX>_PER_MINUTE` and `<PREFIX>_PER_DAY`; 0 means unlimited. */
 function windowLimits(env: Env, prefix: string, [minute, day]: [number, number]): WindowLimits {
   const limit = (suffix: string, fallback: number) => {
@@ -200,6 +237,7 @@ export function loadAppConfig(env: Env): AppConfig {
     listCacheBytes: integer(env, 'LIST_CACHE_MB', 0, 65_536) * 1024 * 1024,
     listCacheTtlMs: integer(env, 'LIST_CACHE_TTL_MS', 0, 3_600_000),
     maxStreamedLists: integer(env, 'MAX_STREAMED_LISTS', 1, 10_000),
+    trustProxy: trustProxy(env),
   };
 }
 

@@ -1,8 +1,9 @@
 /**
  * Probes for an orchestrator: `live` answers while the process runs; `ready` checks the
  * database (down: 503) and, when configured, Redis (down: `degraded`, still 200, because
- * the service keeps serving with in-memory rate-limit counters). Neither is rate-limited
- * nor needs a token.
+ * the service keeps serving with in-memory rate-limit counters). Neither needs a token;
+ * both are counted against the caller's rate limit, with its headers, but never refused
+ * (`@SkipThrottle`: a probe must see the service as it is).
  */
 import { applyDecorators, Controller, Get, UseFilters } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse } from '@nestjs/swagger';

@@ -1,9 +1,10 @@
 /**
  * `@Idempotent()` on a `@Created` route: a request with an `Idempotency-Key` header runs once.
- * A repeat of the same key, by the same token, with the same body within 24 hours gets the
- * stored answer (same status, body and id) with `Idempotent-Replayed: true` and creates
- * nothing; the same key with another body is 422, and a repeat while the first still runs
- * is 409. Requests without the header are not affected.
+ * A repeat of the same key, by the same caller (the same token, however `Authorization`
+ * spells the scheme and spaces), with the same body within 24 hours gets the stored answer
+ * (same status, body and id) with `Idempotent-Replayed: true` and creates nothing; the same
+ * key with another body is 422, and a repeat while the first still runs is 409. Requests
+ * without the header are not affected.
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -20,6 +21,8 @@ import { Reflector } from '@nestjs/core';
 import { ApiHeader } from '@nestjs/swagger';
 import { catchError, from, map, mergeMap, type Observable, of, throwError } from 'rxjs';
 
+import { AuthService } from '../auth/auth.service.js';
+import type { Principal } from '../auth/principal.js';
 import { ValidationException } from '../common/errors/api.exception.js';
 import { Messages, Rules } from '../common/errors/messages.js';
 import { exposeToCors } from '../common/http/cors.js';
@@ -38,8 +41,11 @@ export const REPLAY_HEADERS = {
     schema: { type: 'string', enum: ['true'] },
   },
 };
+const KEY_HEADER_NAME = IDEMPOTENCY_KEY_HEADER.toLowerCase();
 const MAX_KEY_LENGTH = 255;
 const VISIBLE = /^[\x21-\x7e]+$/;
+/** Bodies nested deeper than this are not fingerprinted (see keyOfRequest). */
+const MAX_BODY_DEPTH = 32;
 
 type Request = IncomingMessage & { raw?: IncomingMessage; body?: unknown };
 
@@ -48,6 +54,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
   constructor(
     private readonly idempotency: IdempotencyService,
     private readonly reflector: Reflector,
+    private readonly auth: AuthService,
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
@@ -55,10 +62,20 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const req = http.getRequest<Request>();
     const reply = http.getResponse<ServerResponse & { raw?: ServerResponse }>();
     const res = reply.raw ?? reply;
-    const key = keyOfRequest(req);
-    if (key === undefined) {
+    if (headerOf(req) === undefined) {
       return next.handle();
     }
+    // The caller as the guards resolved it (once per request), not the header's text.
+    return from(this.auth.principalOf(req)).pipe(
+      mergeMap((principal) => {
+        const key = keyOfRequest(req, scopeOf(principal));
+        return key === undefined ? next.handle() : this.once(key, context, res, next);
+      }),
+    );
+  }
+
+  /** Runs the create once for this key, or answers what the first run answered. */
+  private once(key: KeyOfRequest, context: ExecutionContext, res: ServerResponse, next: CallHandler) {
     return from(this.idempotency.reserve(key)).pipe(
       mergeMap((stored) => {
         if (stored !== undefined) {
@@ -90,10 +107,22 @@ export class IdempotencyInterceptor implements NestInterceptor {
   }
 }
 
-/** The key, its owner and the request's fingerprint; `undefined` without the header; 400 for a malformed key. */
-function keyOfRequest(req: Request): KeyOfRequest | undefined {
+function headerOf(req: Request): string | string[] | undefined {
+  return (req.raw ?? req).headers[KEY_HEADER_NAME];
+}
+
+/**
+ * Whose keys these are: the token, by its hash (however the `Authorization` header spells the
+ * scheme and spaces), or the anonymous caller.
+ */
+function scopeOf(principal: Principal): string {
+  return principal.tokenHash === undefined ? 'anonymous' : `token:${principal.tokenHash}`;
+}
+
+/** The key, its owner and the request's fingerprint; `undefined` when there is none to keep; 400 for a malformed key. */
+function keyOfRequest(req: Request, scope: string): KeyOfRequest | undefined {
   const raw = req.raw ?? req;
-  const key = raw.headers[IDEMPOTENCY_KEY_HEADER.toLowerCase()];
+  const key = headerOf(req);
   if (key === undefined) {
     return undefined;
   }
@@ -105,9 +134,13 @@ function keyOfRequest(req: Request): KeyOfRequest | undefined {
       },
     ]);
   }
+  if (!nestsWithin(req.body, MAX_BODY_DEPTH)) {
+    // No create body nests this deep: validation refuses it, and nothing is created to remember.
+    return undefined;
+  }
   const path = raw.url?.split('?')[0] ?? '';
   return {
-    scope: sha256(raw.headers.authorization ?? ''),
+    scope,
     key,
     requestHash: sha256(`${raw.method} ${path}\n${canonicalJson(req.body)}`),
   };
@@ -117,7 +150,27 @@ function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
-/** JSON with object keys in sorted order, so that bodies equal as JSON hash alike. */
+/** Whether a JSON value nests at most `levels` arrays and objects deep (the check recurses no deeper). */
+function nestsWithin(value: unknown, levels: number): boolean {
+  if (typeof value !== 'object' || value === null) {
+    return true;
+  }
+  if (levels === 0) {
+    return false;
+  }
+  for (const inner of Object.values(value)) {
+    if (!nestsWithin(inner, levels - 1)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * JSON with object keys in sorted order, so that bodies equal as JSON hash alike. Only for
+ * values within MAX_BODY_DEPTH: JSON.stringify with a replacer recurses once per level and
+ * exhausts the stack a few thousand levels down.
+ */
 function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, inner: unknown) =>
     inner !== null && typeof inner === 'object' && !Array.isArray(inner)

@@ -8,6 +8,7 @@ import type { LoggerService } from '@nestjs/common';
 import { type DestinationStream, type Level, type Logger, pino } from 'pino';
 
 import type { AppConfig } from '../config/app.config.js';
+import { redactCredentials } from './redact.js';
 
 export type LogLevel = Level;
 
@@ -77,16 +78,23 @@ export class AppLogger implements LoggerService {
     if (!this.pino.isLevelEnabled(level)) {
       return;
     }
+    // Messages and stacks may quote a URL (a driver's or a library's error): no credential in it is written.
     const fields: Record<string, unknown> = context === undefined ? {} : { context };
     if (stack !== undefined) {
-      fields.err = { stack };
+      fields.err = { stack: redactCredentials(stack) };
     }
     if (message instanceof Error) {
-      this.pino[level]({ ...fields, err: message }, message.message);
+      const text = redactCredentials(message.message);
+      const stackText = message.stack === undefined ? undefined : redactCredentials(message.stack);
+      this.pino[level]({ ...fields, err: { type: message.name, message: text, stack: stackText } }, text);
     } else if (typeof message === 'object' && message !== null) {
-      this.pino[level]({ ...fields, ...message });
+      const redacted: Record<string, unknown> = {};
+      for (const [key, value] of Object.entries(message as Record<string, unknown>)) {
+        redacted[key] = typeof value === 'string' ? redactCredentials(value) : value;
+      }
+      this.pino[level]({ ...fields, ...redacted });
     } else {
-      this.pino[level](fields, String(message));
+      this.pino[level](fields, redactCredentials(String(message)));
     }
   }
 }

@@ -1,6 +1,7 @@
 /**
  * One line per request, written when the response is done (or abandoned): method, URL with
- * credential-like query parameters redacted, route pattern, status, duration and request id.
+ * credential-like query parameters redacted, route pattern, client address, status, duration
+ * and request id.
  * 5xx and abandoned responses are errors and warnings, 4xx warnings, the rest information.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -9,41 +10,9 @@ import { performance } from 'node:perf_hooks';
 import { Injectable } from '@nestjs/common';
 
 import { requestIdOf } from '../common/http/request-id.js';
-import type { RequestHook } from '../common/http/request-hooks.js';
+import type { RequestHook, RequestView } from '../common/http/request-hooks.js';
 import { AppLogger, type LogLevel } from './app-logger.js';
-
-/** Query parameters whose values are secrets whatever the route (`?token=`, `?api_key=`, `?client_secret=`...). */
-const CREDENTIAL_PARAMETER =
-  /(^|[_-])(token|access[_-]?token|api[_-]?key|apikey|key|secret|password|passwd|pwd|auth|authorization|signature|sig|session|jwt)$/i;
-const REDACTED = '[redacted]';
-
-/** The URL as it may be logged: the values of credential-like query parameters replaced. */
-export function loggableUrl(url: string): string {
-  const query = url.indexOf('?');
-  if (query === -1) {
-    return url;
-  }
-  let changed = false;
-  const parts = url
-    .slice(query + 1)
-    .split('&')
-    .map((part) => {
-      const equals = part.indexOf('=');
-      const rawName = equals === -1 ? part : part.slice(0, equals);
-      let name = rawName;
-      try {
-        name = decodeURIComponent(rawName.replace(/\+/g, ' '));
-      } catch {
-        // an undecodable name is judged as sent
-      }
-      if (CREDENTIAL_PARAMETER.test(name.replace(/\[.*$/, '')) && equals !== -1) {
-        changed = true;
-        return `${rawName}=${REDACTED}`;
-      }
-      return part;
-    });
-  return changed ? `${url.slice(0, query)}?${parts.join('&')}` : url;
-}
+import { loggableUrl } from './redact.js';
 
 @Injectable()
 export class RequestLog {
@@ -58,7 +27,7 @@ export class RequestLog {
   }
 
   /** The request hook that writes the line; a no-op when the level lets no request line through. */
-  readonly hook: RequestHook = (req, res, route) => {
+  readonly hook: RequestHook = (req, res, view) => {
     if (this.error) {
       const started = performance.now();
       // 'finish' with the connection still open means the whole answer was handed to the
@@ -67,7 +36,7 @@ export class RequestLog {
       const { socket } = req;
       let finished = false;
       res.once('finish', () => (finished = !socket.destroyed));
-      res.once('close', () => this.write(req, res, route(), started, finished));
+      res.once('close', () => this.write(req, res, view, started, finished));
     }
     return false;
   };
@@ -75,7 +44,7 @@ export class RequestLog {
   private write(
     req: IncomingMessage,
     res: ServerResponse,
-    route: string | undefined,
+    view: RequestView,
     started: number,
     finished: boolean,
   ): void {
@@ -89,7 +58,8 @@ export class RequestLog {
     const url = loggableUrl((req as { originalUrl?: string }).originalUrl ?? req.url ?? '/');
     const line = {
       request_id: requestIdOf(req),
-      route,
+      route: view.route(),
+      remote_address: view.address(),
       req: { method, url },
       res: { status },
       duration_ms: durationMs,

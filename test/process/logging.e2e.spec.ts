@@ -1,4 +1,5 @@
 /** Structured request logs of the built service: one JSON line per request, no secrets. */
+import { rawExchange } from '../support/raw-http.js';
 import { ServiceProcess } from '../support/server.js';
 
 const ADMIN = 'admin-key-for-logging-tests-0123456789abcdef';
@@ -8,6 +9,7 @@ interface LogLine {
   msg: string;
   request_id?: string;
   route?: string;
+  remote_address?: string;
   req?: { method: string; url: string };
   res?: { status: number };
   duration_ms?: number;
@@ -50,6 +52,7 @@ describe('request logs', () => {
           msg: expect.stringMatching(/^GET \/pets\/7 404 \d+ ms$/) as unknown,
           request_id: 'trace-me-1',
           route: '/pets/:id',
+          remote_address: '127.0.0.1',
           req: { method: 'GET', url: '/pets/7' },
           res: { status: 404 },
           duration_ms: expect.any(Number) as unknown,
@@ -73,6 +76,62 @@ describe('request logs', () => {
     }
     expect(service.log).not.toContain(ADMIN);
     expect(service.log).not.toContain(issued);
+  });
+
+  it.each(['json', 'pretty'])(
+    'never writes a token sent in the query string, whatever answers the request (%s lines)',
+    async (format) => {
+      const service = await ServiceProcess.start({ DATABASE_URL: 'sqlite::memory:', LOG_FORMAT: format });
+      const secrets: string[] = [];
+      const secret = () => {
+        secrets.push(`SeCrEt${secrets.length}x${Date.now()}`);
+        return secrets[secrets.length - 1];
+      };
+      try {
+        const http = service.http();
+        await http.get(`/pets?token=${secret()}`).expect(400);
+        await http.get(`/pets?species=cat&access_token=${secret()}`).expect(400);
+        await http.get(`/nowhere?api_key=${secret()}`).expect(404);
+        await service.http().head(`/pets?apiKey=${secret()}`).expect(400);
+        await service.http().options(`/pets?authToken=${secret()}`).expect(204);
+        await service.http().post(`/pets?token=${secret()}`).send({}).expect(401);
+        await service.http().get(`/pets/%?token=${secret()}`).expect(400);
+        await service.http().get(`/health/live?token=${secret()}`).expect(200);
+        await service.http().get(`/pets?species=cat;token=${secret()}`).expect(400);
+        await service.http().get(`/pets?%74oken=${secret()}`).expect(400);
+        await service.http().get(`/pets?X-Api-Key=${secret()}&client_secret=${secret()}`).expect(400);
+        await rawExchange(service.port, `GET /pets?token=${secret()} HTTP/1.1\r\nConnection: close\r\n\r\n`);
+        await rawExchange(
+          service.port,
+          `GET /pets?token=${secret()} HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\nConnection: close\r\n\r\n`,
+        );
+        await rawExchange(service.port, `GET /pets?token=${secret()} HTTP/1.1\r\nHost: x\r\nBroken header\r\n\r\n`);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      } finally {
+        await service.stop();
+      }
+      // Each request was logged (the redacted value shows it), and no secret was.
+      expect(service.log.split('[redacted]').length - 1).toBeGreaterThanOrEqual(secrets.length - 2);
+      for (const value of secrets) {
+        expect(service.log).not.toContain(value);
+      }
+    },
+  );
+
+  it('logs the client address TRUST_PROXY trusts, and the peer without it', async () => {
+    const service = await ServiceProcess.start({
+      DATABASE_URL: 'sqlite::memory:',
+      LOG_FORMAT: 'json',
+      TRUST_PROXY: 'loopback',
+    });
+    try {
+      await service.http().get('/pets').set('X-Forwarded-For', '198.51.100.4, 203.0.113.9').expect(200);
+      await service.http().get('/pets').expect(200);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    } finally {
+      await service.stop();
+    }
+    expect(requestLines(service.log).map((line) => line.remote_address)).toEqual(['203.0.113.9', '127.0.0.1']);
   });
 
   it('logs nothing below LOG_LEVEL', async () => {

@@ -2,7 +2,7 @@
  * The one place that writes error bodies: validation, guards, throttling, body parsing,
  * unknown routes and unexpected failures all leave through here in the contract's shape.
  */
-import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import {
   type ArgumentsHost,
@@ -18,16 +18,8 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { REQUEST_ID_HEADER, requestIdOf } from '../http/request-id.js';
 import { ApiException, type ErrorDetail } from './api.exception.js';
 import { isDatabaseUnavailable } from './database-errors.js';
+import { errorBody } from './error-body.js';
 import { Messages } from './messages.js';
-
-export interface ErrorBody {
-  error: string;
-  message: string;
-  status: number;
-  details?: ErrorDetail[];
-  retry_after?: number;
-  request_id: string;
-}
 
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
@@ -50,20 +42,16 @@ export class AllExceptionsFilter implements ExceptionFilter {
       raw.destroy();
       return;
     }
-    const body: Partial<ErrorBody> = { error: STATUS_CODES[status] ?? 'Error', message, status };
-    if (details) {
-      body.details = details;
+    for (const [name, value] of Object.entries(extra?.headers ?? {})) {
+      adapter.setHeader(res, name, value);
     }
     if (extra?.retry_after !== undefined) {
       // Any answer may say when to come back; the contract's body names it on 429 only.
-      if (status === 429) {
-        body.retry_after = extra.retry_after;
-      }
       adapter.setHeader(res, 'Retry-After', String(extra.retry_after));
     }
-    body.request_id = requestId;
     adapter.setHeader(res, REQUEST_ID_HEADER, requestId);
-    adapter.reply(res, body, status);
+    const retryAfter = status === 429 ? extra?.retry_after : undefined;
+    adapter.reply(res, errorBody(status, message, requestId, details, retryAfter), status);
   }
 
   private describe(

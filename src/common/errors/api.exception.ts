@@ -8,12 +8,20 @@ export interface ErrorDetail {
   message: string;
 }
 
+/** What an error answer carries beyond its body's status and message. */
+export interface ErrorExtra {
+  /** Seconds until a retry may succeed: `Retry-After`, and `retry_after` in a 429's body. */
+  retry_after?: number;
+  /** Headers of the answer, such as `WWW-Authenticate`. */
+  headers?: Record<string, string>;
+}
+
 export class ApiException extends HttpException {
   constructor(
     status: HttpStatus,
     message: string,
     readonly details?: ErrorDetail[],
-    readonly extra?: { retry_after?: number },
+    readonly extra?: ErrorExtra,
   ) {
     super(message, status);
   }
@@ -56,15 +64,28 @@ export class PreconditionFailedException extends ApiException {
   }
 }
 
+/** The challenge of every 401: a bearer token is what the API takes (RFC 6750). */
+export const BEARER_CHALLENGE = 'Bearer';
+
 export class UnauthorizedException extends ApiException {
   constructor() {
-    super(HttpStatus.UNAUTHORIZED, Messages.tokenRequired());
+    super(HttpStatus.UNAUTHORIZED, Messages.tokenRequired(), undefined, {
+      headers: { 'WWW-Authenticate': BEARER_CHALLENGE },
+    });
   }
 }
 
+/**
+ * A token the service refuses (`invalid_token`: unknown, expired or revoked), or one that may
+ * not do this (`insufficient_scope`: a token, not the admin key, on token management in
+ * production; the admin key on anything else). The contract answers both 403; the challenge
+ * tells them apart (RFC 6750 §3.1).
+ */
 export class ForbiddenException extends ApiException {
-  constructor() {
-    super(HttpStatus.FORBIDDEN, Messages.tokenRejected());
+  constructor(reason: 'invalid_token' | 'insufficient_scope') {
+    super(HttpStatus.FORBIDDEN, Messages.tokenRejected(), undefined, {
+      headers: { 'WWW-Authenticate': `${BEARER_CHALLENGE} error="${reason}"` },
+    });
   }
 }
 

@@ -56,9 +56,17 @@ function hasDriverCode(error: unknown, codes: readonly string[]): boolean {
   return false;
 }
 
-/** A write refused because a foreign key points at a missing row, or a row is still referenced. */
+/**
+ * A write refused because a foreign key points at a missing row, or a row is still referenced.
+ * SQLite reports a deferred check as SQLITE_CONSTRAINT_FOREIGNKEY, but a key declared
+ * `ON DELETE RESTRICT` (pets' shelter_id) refuses at once, as SQLITE_CONSTRAINT_TRIGGER with the
+ * same message (the code other triggers' aborts carry too).
+ */
 export function isForeignKeyViolation(error: unknown): boolean {
-  return hasDriverCode(error, ['SQLITE_CONSTRAINT_FOREIGNKEY', '23503']);
+  return (
+    hasDriverCode(error, ['SQLITE_CONSTRAINT_FOREIGNKEY', '23503']) ||
+    (hasDriverCode(error, ['SQLITE_CONSTRAINT_TRIGGER']) && /FOREIGN KEY constraint failed/.test(String(error)))
+  );
 }
 
 /** A duplicate primary or unique key (SQLite or PostgreSQL). */

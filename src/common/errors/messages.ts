@@ -47,6 +47,7 @@ export const Messages = {
   notFound: (resource: ResourceName, id: string) => notFoundSentence(resource, id),
   endpointNotFound: () => 'The requested endpoint does not exist.',
   bodyNotJson: () => 'Request body is not valid JSON.',
+  bodyNotUtf8: () => 'Request body is not valid UTF-8.',
   bodyNotObject: () => 'Request body must be a JSON object.',
   bodyEmpty: () => 'Request body must contain at least one field.',
   bodyTooLarge: (limitBytes: number) => `Request body exceeds the ${formatBytes(limitBytes)} limit.`,
@@ -65,6 +66,7 @@ export const Messages = {
   preconditionFailed: (resource: ResourceName) =>
     `The ${resource} was modified by another request. Fetch it again and retry.`,
   malformedRequest: () => 'The request is malformed and cannot be processed.',
+  expectationFailed: () => "The only expectation the service meets is 'Expect: 100-continue'.",
   internal: () => 'An unexpected error occurred. Please try again later.',
   unavailable: () => 'The service is temporarily unavailable. Please try again later.',
 } as const;

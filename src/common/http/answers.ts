@@ -11,9 +11,11 @@ import { Readable } from 'node:stream';
 import Negotiator from 'negotiator';
 import vary from 'vary';
 
+import { errorBody } from '../errors/error-body.js';
 import { type ListPage, offsetParameter, type Page } from '../resources/paging.js';
 import { exposeToCors } from './cors.js';
 import { etagOf, isVersioned, listMatches } from './etag.js';
+import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 const CODINGS = ['gzip', 'identity'];
@@ -56,6 +58,20 @@ export function payloadOf(
     }
   }
   return { kind: 'whole', status, body: JSON.stringify(result), type: JSON_TYPE };
+}
+
+/**
+ * An error answer in the contract's shape, written straight onto Node's response: for the
+ * requests answered before routing (see http-front.ts), which no exception filter sees.
+ */
+export function sendError(req: IncomingMessage, res: ServerResponse, status: number, message: string): void {
+  const requestId = requestIdOf(req);
+  const body = JSON.stringify(errorBody(status, message, requestId));
+  res.statusCode = status;
+  res.setHeader(REQUEST_ID_HEADER, requestId);
+  res.setHeader('Content-Type', JSON_TYPE);
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  res.end(body);
 }
 
 export function isListPage(value: unknown): value is ListPage {

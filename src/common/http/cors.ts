@@ -11,6 +11,7 @@ const EXPOSED_HEADERS = [
   'ETag',
   'Location',
   'Retry-After',
+  'WWW-Authenticate',
   'X-Request-Id',
   'X-RateLimit-Limit',
   'X-RateLimit-Remaining',

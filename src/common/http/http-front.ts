@@ -1,14 +1,18 @@
 /**
  * What every answer carries, set before routing in one pass: `X-Request-Id`, the security
- * headers (helmet's, worked out once at start-up), CORS when it is configured, and the answer
- * to `OPTIONS` on any path the API serves (204 with `Allow`, without auth).
+ * headers (helmet's, worked out once at start-up) and CORS when it is configured. Then, once
+ * the rate-limit headers are set too, the answers given before routing: 400 to an HTTP/1.1
+ * request without `Host`, 417 to an `Expect` other than `100-continue`, and `OPTIONS` on any
+ * path the API serves (204 with `Allow`, without auth).
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 
 import { Inject, Injectable } from '@nestjs/common';
 import helmet from 'helmet';
 
 import { type AppConfig, appConfig } from '../../config/app.config.js';
+import { Messages } from '../errors/messages.js';
+import { sendError } from './answers.js';
 import { corsHandler } from './cors.js';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
 import type { RequestHook } from './request-hooks.js';
@@ -59,6 +63,7 @@ export class HttpFront {
     this.cors = corsHandler(config);
   }
 
+  /** The headers of every answer. */
   readonly hook: RequestHook = (req, res) => {
     res.setHeader(REQUEST_ID_HEADER, requestIdOf(req));
     const url = req.url ?? '/';
@@ -73,10 +78,27 @@ export class HttpFront {
         return true;
       }
     }
-    return req.method === 'OPTIONS' && this.answerOptions(req, res, url);
+    return false;
   };
 
-  private answerOptions(req: IncomingMessage, res: ServerResponse, url: string): boolean {
+  /** The requests answered before routing, in the contract's shape. */
+  readonly answers: RequestHook = (req, res) => {
+    // Node's own checks would answer these with an empty body (see app.setup.ts).
+    if (req.httpVersionMajor === 1 && req.httpVersionMinor === 1) {
+      if (req.headers.host === undefined) {
+        sendError(req, res, 400, Messages.malformedRequest());
+        return true;
+      }
+      const expect = req.headers.expect;
+      if (expect !== undefined && !CONTINUE.test(expect)) {
+        sendError(req, res, 417, Messages.expectationFailed());
+        return true;
+      }
+    }
+    return req.method === 'OPTIONS' && this.answerOptions(res, req.url ?? '/');
+  };
+
+  private answerOptions(res: ServerResponse, url: string): boolean {
     const allowed = this.routes.allowedMethods(url.split('?', 1)[0]);
     if (allowed === undefined) {
       return false;
@@ -87,3 +109,6 @@ export class HttpFront {
     return true;
   }
 }
+
+/** An `Expect` asking for `100 Continue`, as Node's HTTP server recognises it. */
+export const CONTINUE = /(?:^|\W)100-continue(?:$|\W)/i;

@@ -5,7 +5,7 @@
  * off for this reason (see app.setup.ts). A guard rather than an interceptor: it is a direct
  * call, with nothing to do after the handler.
  */
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { type CanActivate, type ExecutionContext, HttpStatus, Inject, Injectable } from '@nestjs/common';
 import getRawBody from 'raw-body';
@@ -13,6 +13,7 @@ import getRawBody from 'raw-body';
 import { type AppConfig, appConfig } from '../../config/app.config.js';
 import { ApiException, BadRequestException } from '../errors/api.exception.js';
 import { Messages } from '../errors/messages.js';
+import { CONTINUE } from './http-front.js';
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 
@@ -23,34 +24,58 @@ export class JsonBodyGuard implements CanActivate {
   constructor(@Inject(appConfig.KEY) private readonly config: AppConfig) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const req = context.switchToHttp().getRequest<RequestWithBody & { raw?: IncomingMessage }>();
+    const http = context.switchToHttp();
+    const req = http.getRequest<RequestWithBody & { raw?: IncomingMessage }>();
     if (METHODS_WITH_BODY.has(req.method ?? '')) {
-      // Express hands Node's request; Fastify wraps it and keeps it as `raw`.
-      req.body = await readJsonBody(req.raw ?? req, this.config.bodyLimit);
+      // Express hands Node's objects; Fastify wraps them and keeps them as `raw`.
+      const res = http.getResponse<ServerResponse & { raw?: ServerResponse }>();
+      req.body = await readJsonBody(req.raw ?? req, res.raw ?? res, this.config.bodyLimit);
     }
     return true;
   }
+}
+
+function expectsContinue(req: IncomingMessage): boolean {
+  const expect = req.headers.expect;
+  return expect !== undefined && req.httpVersionMajor === 1 && req.httpVersionMinor === 1 && CONTINUE.test(expect);
 }
 
 export function isJsonContentType(header: string | undefined): boolean {
   return header?.split(';', 1)[0].trim().toLowerCase() === 'application/json';
 }
 
-export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
+/** Decodes whole bodies, refusing bytes that are not UTF-8 instead of replacing them; skips a byte-order mark. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+export async function readJsonBody(req: IncomingMessage, res: ServerResponse, limit: number): Promise<unknown> {
   if (!isJsonContentType(req.headers['content-type'])) {
     throw new ApiException(HttpStatus.UNSUPPORTED_MEDIA_TYPE, Messages.unsupportedMediaType());
   }
-  let text: string;
+  const length = req.headers['content-length'];
+  if (length !== undefined && Number(length) > limit) {
+    throw new ApiException(HttpStatus.PAYLOAD_TOO_LARGE, Messages.bodyTooLarge(limit));
+  }
+  if (expectsContinue(req)) {
+    // Every check before the body has passed: now the client may send it (see app.setup.ts).
+    res.writeContinue();
+  }
+  let bytes: Buffer;
   try {
-    text = await getRawBody(req, { limit, length: req.headers['content-length'], encoding: 'utf8' });
+    bytes = await getRawBody(req, { limit, length });
   } catch (error) {
     if ((error as { type?: string }).type === 'entity.too.large') {
       throw new ApiException(HttpStatus.PAYLOAD_TOO_LARGE, Messages.bodyTooLarge(limit));
     }
     throw new BadRequestException(Messages.bodyNotJson());
   }
+  let text: string;
   try {
-    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as unknown;
+    text = UTF8.decode(bytes);
+  } catch {
+    throw new BadRequestException(Messages.bodyNotUtf8());
+  }
+  try {
+    return JSON.parse(text) as unknown;
   } catch {
     throw new BadRequestException(Messages.bodyNotJson());
   }

@@ -91,6 +91,13 @@ const HEADERS: Record<string, HeaderObject> = {
     required: true,
     schema: { type: 'string' },
   },
+  'WWW-Authenticate': {
+    description:
+      'The bearer challenge: `Bearer` on 401; `Bearer error="invalid_token"` on 403 for a refused token, ' +
+      '`Bearer error="insufficient_scope"` for one that may not do this.',
+    required: true,
+    schema: { type: 'string' },
+  },
 };
 
 const ERROR_SCHEMA = {
@@ -224,6 +231,10 @@ function completeOperation(
   if (operation.security !== undefined) {
     addErrors(operation, 401, [errorExample(401, Messages.tokenRequired())]);
     addErrors(operation, 403, [errorExample(403, Messages.tokenRejected())]);
+    for (const status of [401, 403]) {
+      const refused = operation.responses[status] as ResponseObject;
+      refused.headers = { ...refused.headers, 'WWW-Authenticate': headerRef('WWW-Authenticate') };
+    }
   } else {
     // Open to anyone: no token needed, and one sent is never refused.
     operation.security = [];
@@ -233,6 +244,7 @@ function completeOperation(
     addErrors(operation, 413, [errorExample(413, Messages.bodyTooLarge(config.bodyLimit))]);
     const firstField = method === 'patch' ? undefined : 'name';
     addErrors(operation, 400, [
+      errorExample(400, Messages.bodyNotUtf8()),
       errorExample(400, Messages.bodyNotJson()),
       errorExample(400, Messages.bodyNotObject()),
       firstField === undefined

@@ -7,7 +7,9 @@ import { RateLimitStorage } from './rate-limit.storage.js';
 
 /**
  * Per-minute and per-day windows, counted in Redis when `REDIS_URL` is set. The `limit`
- * here is a placeholder: RateLimitGuard asks RateLimitPolicy for each caller's tier limit.
+ * here is a placeholder: RateLimiter asks RateLimitPolicy for each caller's tier limit.
+ * RateLimiter and RateLimitGuard, which need to know the caller (AuthService), are
+ * provided where the pipeline is assembled, in AppModule.
  */
 @Module({
   imports: [

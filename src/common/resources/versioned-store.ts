@@ -297,7 +297,14 @@ export class VersionedStore<T extends Versioned> {
     await check?.(row);
     await this.references.assertUnreferenced(this.name, row.id, id, manager);
     assertIfMatch(row, ifMatch, this.name);
-    const { affected } = await manager.delete(this.entity, conditionOn(row, ifMatch));
+    const { affected } = await manager.delete(this.entity, conditionOn(row, ifMatch)).catch(async (error: unknown) => {
+      // A row that came to refer to this one after the count (another process writing the same
+      // SQLite file): counted again outside the refused transaction, for the 409.
+      if (isForeignKeyViolation(error)) {
+        await this.references.assertUnreferenced(this.name, row.id, id, this.manager);
+      }
+      throw error;
+    });
     if (affected === 0) {
       throw missedWrite(this.name, id, ifMatch);
     }

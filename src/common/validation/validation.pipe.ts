@@ -176,16 +176,30 @@ function isDtoClass(metatype: unknown): metatype is DtoClass {
   return typeof metatype === 'function' && ![String, Number, Boolean, Object, Array].includes(metatype as never);
 }
 
+/** What a nested DTO's field holds instead of an array: no object either, and nothing to walk into. */
+const NOT_AN_OBJECT: readonly unknown[] = Object.freeze([]);
+
 /**
  * The DTO instance class-validator checks, nested DTOs included. Built from the DTO's shape
  * rather than by walking the values, so a value nested 40,000 levels deep is just a wrong value.
+ * An array where a nested object belongs is handed over empty: class-validator's nested
+ * validation walks into arrays element by element, as deep as they go (a thousand levels
+ * exhaust the stack), and an array is that field's wrong value whatever it holds.
  */
 function toInstance(dto: DtoClass, values: Record<string, unknown>): object {
   const nested = dtoShape(dto).nested;
   const instance = new dto() as Record<string, unknown>;
   for (const [key, value] of Object.entries(values)) {
     const nestedDto = nested.get(key);
-    instance[key] = nestedDto && isPlainObject(value) ? toInstance(nestedDto, value) : value;
+    if (nestedDto === undefined) {
+      instance[key] = value;
+    } else {
+      instance[key] = isPlainObject(value)
+        ? toInstance(nestedDto, value)
+        : Array.isArray(value)
+          ? NOT_AN_OBJECT
+          : value;
+    }
   }
   return instance;
 }
