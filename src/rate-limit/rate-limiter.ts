@@ -13,9 +13,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Injectable } from '@nestjs/common';
 import { InjectThrottlerStorage, type ThrottlerStorage } from '@nestjs/throttler';
 
-import { AuthService } from '../../auth/auth.service.js';
-import type { Principal } from '../../auth/principal.js';
-import type { RequestHook } from '../http/request-hooks.js';
+import { AuthService } from '../auth/auth.service.js';
+import type { Principal } from '../auth/principal.js';
+import type { RequestHook } from '../common/http/request-hooks.js';
 import { RateLimitPolicy, WINDOWS, type WindowName } from './rate-limit.policy.js';
 import { RateLimitStorage } from './rate-limit.storage.js';
 
