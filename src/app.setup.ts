@@ -20,7 +20,7 @@ import { Messages } from './common/errors/messages.js';
 import { errorBody } from './common/errors/error-body.js';
 import { JSON_TYPE, type Payload, payloadOf, sendError } from './common/http/answers.js';
 import { REQUEST_ID_HEADER, requestIdOf } from './common/http/request-id.js';
-import { beforeFastifyAnswers } from './common/http/request-hooks.js';
+import { beforeFastifyAnswers, reserveExpressHooks } from './common/http/request-hooks.js';
 import { setupOpenApi } from './common/openapi/openapi.js';
 import { type AppConfig, appConfig, loadAppConfig } from './config/app.config.js';
 
@@ -95,6 +95,7 @@ function createExpressAdapter(config: AppConfig): ExpressAdapter {
   // ETags are the service's own (strong, from the row version), not Express's weak body hashes.
   app.set('etag', false);
   app.set('query parser', 'simple');
+  reserveExpressHooks(app);
   return new ApiExpressAdapter(app);
 }
 

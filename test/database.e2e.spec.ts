@@ -6,7 +6,7 @@ import type { INestApplication } from '@nestjs/common';
 import { ThrottlerStorage } from '@nestjs/throttler';
 import { DataSource } from 'typeorm';
 
-import type { RateLimitStorage } from '../src/common/rate-limit/rate-limit.storage.js';
+import type { RateLimitStorage } from '../src/rate-limit/rate-limit.storage.js';
 import { createPet, createShelter, http, startApp } from './support/app.js';
 import { onPostgres, TEST_REDIS_URL } from './support/database.js';
 

@@ -27,12 +27,26 @@ describe('security headers, CORS off (the default)', () => {
     ['a bad id', 'get', '/pets/abc', 400],
     ['a missing token', 'post', '/pets', 401],
     ['OPTIONS', 'options', '/pets', 204],
+    ['the OpenAPI document', 'get', '/openapi.json', 200],
   ] as const)('are sent with %s', async (_, method, path, status) => {
     const res = await http(app)[method](path).set('Origin', 'https://elsewhere.example');
     expect(res.status).toBe(status);
     expect(res.headers).toMatchObject(SECURITY_HEADERS);
+    expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(res.headers).not.toHaveProperty('x-powered-by');
     expect(res.headers).not.toHaveProperty('access-control-allow-origin');
+  });
+
+  it('give the docs page its own policy, a request id and its rate-limit headers', async () => {
+    const res = await http(app).get('/docs/').expect(200);
+    expect(res.headers['content-security-policy']).toMatch(/^default-src 'self';/);
+    expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(res.headers['x-ratelimit-limit']).toMatch(/^\d+$/);
+  });
+
+  it('treat paths as case-sensitive for OPTIONS too', async () => {
+    await http(app).options('/PETS').expect(404);
+    await http(app).options('/pets').expect(204);
   });
 
   it('shows no stack trace or SQL in any error body', async () => {

@@ -5,7 +5,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 
 import { ResourceNotFoundException } from '../common/errors/api.exception.js';
-import { storedId } from '../common/http/resource-id.decorator.js';
+import { storedId } from '../common/resources/versioning.js';
 import { ApiToken } from './api-token.entity.js';
 import { hashToken } from './auth.service.js';
 import { type CreateTokenDto, DEFAULT_EXPIRY_DAYS, DEFAULT_TIER } from './dto/create-token.dto.js';

@@ -16,6 +16,7 @@ import { Reflector } from '@nestjs/core';
 import { ApiBearerAuth } from '@nestjs/swagger';
 
 import { type AppConfig, appConfig } from '../config/app.config.js';
+import { SECURITY_SCHEMES } from '../common/openapi/security-schemes.js';
 import { ForbiddenException, UnauthorizedException } from '../common/errors/api.exception.js';
 import { AuthService } from './auth.service.js';
 
@@ -23,9 +24,6 @@ export type AuthRequirement = 'none' | 'token' | 'admin';
 
 const AUTH_REQUIREMENT = 'authRequirement';
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-/** The security schemes of the OpenAPI document; routes without `@RequireAuth` get `token` on writes. */
-export const SECURITY_SCHEMES = { token: 'token', admin: 'admin' } as const;
 
 export const RequireAuth = (requirement: AuthRequirement) =>
   requirement === 'admin'

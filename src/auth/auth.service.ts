@@ -13,6 +13,8 @@ export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
+const ANONYMOUS: Principal = Object.freeze({ status: 'anonymous', tier: 'anonymous' });
+
 @Injectable()
 export class AuthService {
   private readonly principals = new WeakMap<IncomingMessage, Promise<Principal>>();
@@ -21,6 +23,12 @@ export class AuthService {
     @InjectRepository(ApiToken) private readonly tokens: Repository<ApiToken>,
     @Inject(appConfig.KEY) private readonly config: AppConfig,
   ) {}
+
+  /** The caller when it is known without a lookup (no token: anonymous); undefined when a token must be looked up. */
+  principalNow(request: IncomingMessage & { raw?: IncomingMessage }): Principal | undefined {
+    const req = request.raw ?? request;
+    return bearerToken(req.headers.authorization) === undefined ? ANONYMOUS : undefined;
+  }
 
   /** The caller of this request, resolved once however many guards ask. */
   principalOf(request: IncomingMessage & { raw?: IncomingMessage }): Promise<Principal> {
@@ -36,7 +44,7 @@ export class AuthService {
 
   private async resolve(token: string | undefined): Promise<Principal> {
     if (token === undefined) {
-      return { status: 'anonymous', tier: 'anonymous' };
+      return ANONYMOUS;
     }
     const tokenHash = hashToken(token);
     if (this.isAdminKey(token)) {

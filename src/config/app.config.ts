@@ -59,7 +59,7 @@ export interface WindowLimits {
   perDay: number | undefined;
 }
 
-/** API.md §8: requests per minute / per day; 0 means unlimited. */
+/** Requests per minute / per day (docs/api.md §12); 0 means unlimited. */
 const TIER_DEFAULTS: Record<TierName, [number, number]> = {
   free: [60, 1_000],
   standard: [300, 10_000],

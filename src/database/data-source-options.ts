@@ -1,6 +1,6 @@
 /**
  * The one TypeORM options object, shared by the application and by `ormconfig.ts`
- * (the TypeORM CLI's data source). The schema comes from migrations only: the service
+ * (the TypeORM CLI's data source, which adds the entity files). The schema comes from migrations only: the service
  * runs them at start-up (see `migrate.ts`), the CLI with `npm run migration:run`.
  */
 import { mkdirSync } from 'node:fs';
@@ -9,15 +9,9 @@ import { dirname } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { DataSourceOptions } from 'typeorm';
 
-import { ApiToken } from '../auth/api-token.entity.js';
-import { IdempotencyKey } from '../idempotency/idempotency-key.entity.js';
-import { Pet } from '../pets/pet.entity.js';
-import { PetStatusChange } from '../pets/pet-status-change.entity.js';
-import { Shelter } from '../shelters/shelter.entity.js';
 import { InitialSchema1763800000000 } from './migrations/1763800000000-initial-schema.js';
 import { ListsHistoryIdempotency1763900000000 } from './migrations/1763900000000-lists-history-idempotency.js';
 
-export const entities = [Shelter, Pet, PetStatusChange, ApiToken, IdempotencyKey];
 export const migrations = [InitialSchema1763800000000, ListsHistoryIdempotency1763900000000];
 
 const SQLITE_PREFIX = 'sqlite:';
@@ -26,7 +20,9 @@ const POSTGRES_CONNECT_TIMEOUT_MS = 3_000;
 
 /** Builds the options for `DATABASE_URL`: `sqlite:<path>`, `sqlite::memory:` or `postgres://…`. */
 export function buildDataSourceOptions(databaseUrl: string): DataSourceOptions {
-  const common = { entities, migrations, migrationsRun: false, synchronize: false } as const;
+  // Entities come from the modules (TypeOrmModule.forFeature) in the application, and from the
+  // compiled entity files for the CLI (ormconfig.ts): the database layer names no feature.
+  const common = { migrations, migrationsRun: false, synchronize: false } as const;
   if (databaseUrl.startsWith(SQLITE_PREFIX)) {
     const database = databaseUrl.slice(SQLITE_PREFIX.length);
     if (database !== ':memory:') {

@@ -16,7 +16,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager, type QueryRunner } from 'typeorm';
 
 import type { DataVersion } from '../common/resources/list-answer-cache.js';
-import { SqliteStatement } from './sqlite-statement.js';
+import { SqliteStatement } from '../common/resources/sqlite-statement.js';
 
 /** The most writes one COMMIT carries. */
 const MAX_GROUP = 64;

@@ -12,7 +12,7 @@ import { InjectThrottlerStorage, SkipThrottle } from '@nestjs/throttler';
 
 import { RequireAuth } from '../auth/auth.guard.js';
 import { ApiTag, TagOrder } from '../common/openapi/api-tag.decorator.js';
-import type { RateLimitStorage } from '../common/rate-limit/rate-limit.storage.js';
+import type { RateLimitStorage } from '../rate-limit/rate-limit.storage.js';
 import { HealthCheckFilter } from './health-check.filter.js';
 import { healthReport } from './health-report.schema.js';
 

@@ -27,7 +27,7 @@ import { ValidationException } from '../common/errors/api.exception.js';
 import { Messages, Rules } from '../common/errors/messages.js';
 import { exposeToCors } from '../common/http/cors.js';
 import { locationOf } from '../common/http/created.decorator.js';
-import { etagOf, type Versioned } from '../common/http/etag.js';
+import { etagOf, type Versioned } from '../common/resources/versioning.js';
 import { ApiError } from '../common/openapi/api-error.decorator.js';
 import { IdempotencyService, type KeyOfRequest } from './idempotency.service.js';
 

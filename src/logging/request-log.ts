@@ -14,6 +14,27 @@ import type { RequestHook, RequestView } from '../common/http/request-hooks.js';
 import { AppLogger, type LogLevel } from './app-logger.js';
 import { loggableUrl } from './redact.js';
 
+interface Pending {
+  view: RequestView;
+  started: number;
+  finished: boolean;
+}
+
+const PENDING = Symbol('pendingRequestLine');
+type LoggedResponse = ServerResponse & { [PENDING]?: Pending };
+
+/**
+ * 'finish' with the connection still open means the whole answer was handed to the operating
+ * system. A connection closed before that (a client gone, or one cut off for not reading) also
+ * ends the response, with its socket already destroyed.
+ */
+function onFinish(this: LoggedResponse): void {
+  const pending = this[PENDING];
+  if (pending !== undefined) {
+    pending.finished = !this.req.socket.destroyed;
+  }
+}
+
 @Injectable()
 export class RequestLog {
   private readonly info: boolean;
@@ -24,22 +45,31 @@ export class RequestLog {
     this.info = logger.enabled('info');
     this.warn = logger.enabled('warn');
     this.error = logger.enabled('error');
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the listener's own `this` is the response
+    const log = this;
+    this.onClose = function (this: LoggedResponse) {
+      const pending = this[PENDING];
+      if (pending !== undefined) {
+        this[PENDING] = undefined;
+        log.write(this.req, this, pending.view, pending.started, pending.finished);
+      }
+    };
   }
 
   /** The request hook that writes the line; a no-op when the level lets no request line through. */
   readonly hook: RequestHook = (req, res, view) => {
     if (this.error) {
-      const started = performance.now();
-      // 'finish' with the connection still open means the whole answer was handed to the
-      // operating system. A connection closed before that (a client gone, or one cut off for
-      // not reading) also ends the response, with its socket already destroyed.
-      const { socket } = req;
-      let finished = false;
-      res.once('finish', () => (finished = !socket.destroyed));
-      res.once('close', () => this.write(req, res, view, started, finished));
+      const line = res as LoggedResponse;
+      line[PENDING] = { view, started: performance.now(), finished: false };
+      // Listeners shared by every request: nothing is allocated for them per request.
+      res.on('finish', onFinish);
+      res.on('close', this.onClose);
     }
     return false;
   };
+
+  /** Writes the line of the response that closed (`this` is the response, as the emitter calls it). */
+  private readonly onClose: (this: LoggedResponse) => void;
 
   private write(
     req: IncomingMessage,
@@ -56,18 +86,18 @@ export class RequestLog {
     const durationMs = Math.round(performance.now() - started);
     const method = req.method ?? '';
     const url = loggableUrl((req as { originalUrl?: string }).originalUrl ?? req.url ?? '/');
-    const line = {
-      request_id: requestIdOf(req),
-      route: view.route(),
-      remote_address: view.address(),
-      req: { method, url },
-      res: { status },
-      duration_ms: durationMs,
-      ...(finished ? {} : { aborted: true }),
-    };
+    const route = view.route();
+    const address = view.address();
+    // The fields pino would write for {request_id, route, remote_address, req, res, duration_ms, aborted}.
+    const fields =
+      `"request_id":${JSON.stringify(requestIdOf(req))}` +
+      (route === undefined ? '' : `,"route":${JSON.stringify(route)}`) +
+      (address === undefined ? '' : `,"remote_address":${JSON.stringify(address)}`) +
+      `,"req":{"method":${JSON.stringify(method)},"url":${JSON.stringify(url)}},"res":{"status":${status}}` +
+      `,"duration_ms":${durationMs}${finished ? '' : ',"aborted":true'}`;
     const message = finished
       ? `${method} ${url} ${status} ${durationMs} ms`
       : `${method} ${url} aborted after ${durationMs} ms`;
-    this.logger.pino[level](line, message);
+    this.logger.writeLine(level, fields, message);
   }
 }

@@ -1,5 +1,5 @@
 /**
- * `adoption_fee_range`: `<low>-<high>` in US dollars (API.md §6, §10).
+ * `adoption_fee_range`: `<low>-<high>` in US dollars (docs/api.md §7).
  * Amounts are digits with optional cents, optionally after `$`; spaces may surround the
  * dash; `USD` may stand before or after (any case); low ≤ high ≤ 100000.
  */

@@ -14,7 +14,7 @@ import vary from 'vary';
 import { errorBody } from '../errors/error-body.js';
 import { type ListPage, offsetParameter, type Page } from '../resources/paging.js';
 import { exposeToCors } from './cors.js';
-import { etagOf, isVersioned, listMatches } from './etag.js';
+import { etagOf, isVersioned, listMatches } from '../resources/versioning.js';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';

@@ -50,8 +50,22 @@ export function onEveryRequest(adapter: AbstractHttpAdapter, ...hooks: RequestHo
     });
     return;
   }
-  const express = adapter.getInstance<{ use: (fn: (...args: never[]) => void) => void }>();
-  express.use((req: ExpressRequest, res: ServerResponse, next: (error?: unknown) => void) => {
+  const express = adapter.getInstance<ExpressApp>();
+  const early = expressHooks.get(express);
+  if (early !== undefined) {
+    early.push(...hooks);
+    return;
+  }
+  express.use(expressMiddleware(hooks));
+}
+
+type ExpressApp = { use: (fn: (...args: never[]) => void) => void };
+type ExpressMiddleware = (req: ExpressRequest, res: ServerResponse, next: (error?: unknown) => void) => void;
+
+const expressHooks = new WeakMap<ExpressApp, RequestHook[]>();
+
+function expressMiddleware(hooks: RequestHook[]): ExpressMiddleware {
+  return (req, res, next) => {
     runHooks(hooks, 0, req, res, new ExpressView(req), (answered, error) => {
       if (error !== undefined) {
         next(error);
@@ -59,7 +73,18 @@ export function onEveryRequest(adapter: AbstractHttpAdapter, ...hooks: RequestHo
         next();
       }
     });
-  });
+  };
+}
+
+/**
+ * Reserves the first place in an Express app for the hooks `onEveryRequest` will add, so that
+ * they run before anything registered on the app meanwhile (the docs page and the OpenAPI
+ * document are set up before the modules' routes).
+ */
+export function reserveExpressHooks(express: ExpressApp): void {
+  const hooks: RequestHook[] = [];
+  expressHooks.set(express, hooks);
+  express.use(expressMiddleware(hooks));
 }
 
 /**

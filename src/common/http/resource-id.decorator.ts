@@ -10,9 +10,6 @@ import { InvalidIdException } from '../errors/api.exception.js';
 import type { ResourceName } from '../errors/messages.js';
 import { idSchema, isIdText } from '../validation/rules.js';
 
-/** Ids beyond the databases' 32-bit integer columns cannot exist; they are looked up as "not found". */
-export const MAX_STORED_ID = 2_147_483_647;
-
 const pathId = createParamDecorator((resource: ResourceName, context: ExecutionContext): string => {
   const id = context.switchToHttp().getRequest<{ params: Record<string, string> }>().params.id;
   if (!isIdText(id)) {
@@ -34,9 +31,3 @@ export function ResourceId(resource: ResourceName): ParameterDecorator {
 }
 
 export const RESOURCE_EXTENSION = 'x-resource';
-
-/** The numeric id to look up, or undefined when no stored row can have it. */
-export function storedId(id: string | number): number | undefined {
-  const value = Number(id);
-  return Number.isSafeInteger(value) && value >= 1 && value <= MAX_STORED_ID ? value : undefined;
-}

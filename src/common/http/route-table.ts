@@ -30,7 +30,7 @@ export class RouteTable {
 
   /** The methods served at a concrete path (HEAD wherever GET is, OPTIONS everywhere), or undefined. */
   allowedMethods(path: string): string[] | undefined {
-    // path-to-regexp, like the router, allows one trailing slash and no more.
+    // path-to-regexp, like the router, allows one trailing slash and no more, and tells case.
     const shape = this.pathShapes().find((candidate) => candidate.matches(path));
     if (!shape) {
       return undefined;
@@ -64,7 +64,7 @@ export class RouteTable {
               const path = joinPath(prefix, suffix);
               const shape = byPath.get(path) ?? {
                 path,
-                matches: match(path, { decode: false }),
+                matches: match(path, { decode: false, sensitive: true }),
                 methods: new Set<string>(),
               };
               shape.methods.add(RequestMethod[requestMethod]);

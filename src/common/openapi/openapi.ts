@@ -26,7 +26,7 @@ import {
   type TagObject,
 } from '@nestjs/swagger';
 
-import { SECURITY_SCHEMES } from '../../auth/auth.guard.js';
+import { SECURITY_SCHEMES } from './security-schemes.js';
 import { type AppConfig, appConfig } from '../../config/app.config.js';
 import { Messages, type ResourceName } from '../errors/messages.js';
 import { DOCS_PREFIX } from '../http/http-front.js';
@@ -215,7 +215,7 @@ function completeOperation(
     (response as ResponseObject).headers = { ...headers, ...(response as ResponseObject).headers };
   }
 
-  // Errors, in the order the service checks (API.md §3).
+  // Errors, in the order the service checks (docs/api.md §3).
   if (probe) {
     addErrors(operation, 400, [errorExample(400, Messages.malformedRequest())], probe);
   } else {
@@ -285,7 +285,7 @@ function optionsOperationId(path: string): string {
   return `options${words.map((word) => word[0].toUpperCase() + word.slice(1)).join('')}`;
 }
 
-/** HEAD answers as GET does, without a body (API.md §1). */
+/** HEAD answers as GET does, without a body (docs/api.md §1). */
 function headOf(path: string, get: OperationObject): OperationObject {
   const head = structuredClone(get);
   head.operationId = headOperationId(get.operationId ?? '');
@@ -297,7 +297,7 @@ function headOf(path: string, get: OperationObject): OperationObject {
   return head;
 }
 
-/** OPTIONS answers 204 with `Allow` on every path, whatever its id looks like, before any check (API.md §10). */
+/** OPTIONS answers 204 with `Allow` on every path, whatever its id looks like, before any check (docs/api.md §1). */
 function optionsOf(path: string, item: PathItemObject): OperationObject {
   const first = METHODS.map((method) => item[method]).find((operation) => operation !== undefined);
   const pathParameters = [...path.matchAll(/\{(\w+)\}/g)].map(([, name]): ParameterObject => ({
@@ -336,7 +336,7 @@ const PATCH_SCHEMA_DESCRIPTION =
   'At least one of the fields below; the others keep their values, and a nested object is merged field by field.';
 
 /**
- * Bodies hold exactly the fields their schema lists (API.md §1): the service refuses others in
+ * Bodies hold exactly the fields their schema lists (docs/api.md §1): the service refuses others in
  * requests and adds none to answers. A PATCH body needs one field, and a nested object in it
  * may hold any non-empty part of that object, which is merged into the stored one: it gets
  * a schema of its own, `Update<Name>`.

@@ -8,7 +8,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager, EntityTarget, FindOptionsWhere } from 'typeorm';
 
 import type { ResourceName } from '../errors/messages.js';
-import type { Versioned } from '../http/etag.js';
+import type { Versioned } from './versioning.js';
 import { type ListPage, type PagedQueryDto, pagingOf } from './paging.js';
 import type { VersionedStore } from './versioned-store.js';
 import { VersionedStores } from './versioned-stores.js';

@@ -14,12 +14,11 @@ import {
   type SelectQueryBuilder,
 } from 'typeorm';
 
-import { SqliteStatement } from '../../database/sqlite-statement.js';
+import { SqliteStatement } from './sqlite-statement.js';
 import { ResourceNotFoundException } from '../errors/api.exception.js';
 import { isForeignKeyViolation } from '../errors/database-errors.js';
 import type { ResourceName } from '../errors/messages.js';
-import { assertIfMatch, conditionOn, missedWrite, type Versioned } from '../http/etag.js';
-import { storedId } from '../http/resource-id.decorator.js';
+import { assertIfMatch, conditionOn, missedWrite, storedId, type Versioned } from './versioning.js';
 import { containsPattern, likeOperator } from './filters.js';
 import { JsonList } from './json-list.js';
 import type { Built, ListAnswerCache } from './list-answer-cache.js';

@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityTarget } from 'typeorm';
 
 import type { ResourceName } from '../errors/messages.js';
-import type { Versioned } from '../http/etag.js';
+import type { Versioned } from './versioning.js';
 import { ListAnswerCache } from './list-answer-cache.js';
 import { References } from './references.js';
 import { StreamedLists } from './streamed-lists.js';

@@ -1,8 +1,8 @@
 /** How many requests each tier may make in each window. */
 import { Inject, Injectable } from '@nestjs/common';
 
-import type { Tier } from '../../auth/api-token.entity.js';
-import { type AppConfig, appConfig } from '../../config/app.config.js';
+import type { Tier } from '../auth/api-token.entity.js';
+import { type AppConfig, appConfig } from '../config/app.config.js';
 
 export const WINDOWS = { minute: 60_000, day: 86_400_000 } as const;
 export type WindowName = keyof typeof WINDOWS;

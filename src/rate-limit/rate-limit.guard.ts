@@ -9,7 +9,7 @@ import type { IncomingMessage } from 'node:http';
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 
-import { RateLimitExceededException } from '../errors/api.exception.js';
+import { RateLimitExceededException } from '../common/errors/api.exception.js';
 import { WINDOWS, type WindowName } from './rate-limit.policy.js';
 import { RateLimiter } from './rate-limiter.js';
 

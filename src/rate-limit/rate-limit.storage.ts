@@ -76,6 +76,17 @@ export class RateLimitStorage implements ThrottlerStorage, OnModuleInit, OnAppli
     return this.shared === undefined || this.usingLocal ? 'local' : 'shared';
   }
 
+  /** The same count as `increment`, at once, when the counters are in this process (no Redis); otherwise undefined. */
+  incrementNow(
+    key: string,
+    ttl: number,
+    limit: number,
+    blockDuration: number,
+    throttlerName: string,
+  ): ThrottlerStorageRecord | undefined {
+    return this.shared === undefined ? this.local.increment(key, ttl, limit, blockDuration, throttlerName) : undefined;
+  }
+
   async increment(
     key: string,
     ttl: number,

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ThrottlerModule } from '@nestjs/throttler';
 
-import { type AppConfig, appConfig } from '../../config/app.config.js';
+import { type AppConfig, appConfig } from '../config/app.config.js';
 import { RateLimitPolicy, WINDOWS } from './rate-limit.policy.js';
 import { RateLimitStorage } from './rate-limit.storage.js';
 

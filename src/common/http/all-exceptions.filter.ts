@@ -15,11 +15,11 @@ import {
 } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 
-import { REQUEST_ID_HEADER, requestIdOf } from '../http/request-id.js';
-import { ApiException, type ErrorDetail } from './api.exception.js';
-import { isDatabaseUnavailable } from './database-errors.js';
-import { errorBody } from './error-body.js';
-import { Messages } from './messages.js';
+import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
+import { ApiException, type ErrorDetail } from '../errors/api.exception.js';
+import { isDatabaseUnavailable } from '../errors/database-errors.js';
+import { errorBody } from '../errors/error-body.js';
+import { Messages } from '../errors/messages.js';
 
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {

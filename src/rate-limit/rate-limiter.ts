@@ -13,9 +13,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Injectable } from '@nestjs/common';
 import { InjectThrottlerStorage, type ThrottlerStorage } from '@nestjs/throttler';
 
-import { AuthService } from '../../auth/auth.service.js';
-import type { RequestHook } from '../http/request-hooks.js';
+import { AuthService } from '../auth/auth.service.js';
+import type { Principal } from '../auth/principal.js';
+import type { RequestHook } from '../common/http/request-hooks.js';
 import { RateLimitPolicy, WINDOWS, type WindowName } from './rate-limit.policy.js';
+import { RateLimitStorage } from './rate-limit.storage.js';
 
 /** An exhausted window and the seconds until it lets requests through again. */
 export interface Block {
@@ -24,6 +26,15 @@ export interface Block {
 }
 
 const NO_BLOCKS: readonly Block[] = Object.freeze([]);
+
+type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
+
+/** Whose counter a request counts on: its token's, or (without an accepted token) its address's. */
+function trackerOf(principal: Principal, address: string | undefined): string {
+  return principal.status === 'accepted' || principal.status === 'admin'
+    ? `token:${principal.tokenHash}`
+    : `ip:${address}`;
+}
 const WINDOW_LIST = Object.entries(WINDOWS) as [WindowName, number][];
 
 interface WindowState {
@@ -36,7 +47,7 @@ interface WindowState {
 @Injectable()
 export class RateLimiter {
   /** Each request's count, made once by the hook and read by the guard. */
-  private readonly counts = new WeakMap<IncomingMessage, Promise<readonly Block[]>>();
+  private readonly counts = new WeakMap<IncomingMessage, readonly Block[] | Promise<readonly Block[]>>();
 
   constructor(
     @InjectThrottlerStorage() private readonly storage: ThrottlerStorage,
@@ -46,6 +57,18 @@ export class RateLimiter {
 
   /** Counts the request and sets its headers before it goes on; never answers it. */
   readonly hook: RequestHook = (req, res, view) => {
+    // Without a token to look up and with the counters in this process, the count is made at once.
+    const principal = this.auth.principalNow(req);
+    const local = this.storage instanceof RateLimitStorage ? this.storage : undefined;
+    if (principal !== undefined && local !== undefined && !local.usesRedis) {
+      this.counts.set(
+        req,
+        this.tally(principal, res, view.address(), (key, ttl, limit, name) =>
+          local.incrementNow(key, ttl, limit, ttl, name)!,
+        ),
+      );
+      return false;
+    }
     const counted = this.count(req, res, view.address());
     this.counts.set(req, counted);
     // A count that failed (the token could not be looked up) is the guard's to report.
@@ -56,7 +79,7 @@ export class RateLimiter {
   };
 
   /** The windows this request found exhausted (none, mostly). */
-  blocksOf(req: IncomingMessage & { ip?: string }): Promise<readonly Block[]> {
+  blocksOf(req: IncomingMessage & { ip?: string }): readonly Block[] | Promise<readonly Block[]> {
     return this.counts.get(req) ?? this.count(req, undefined, req.ip ?? req.socket.remoteAddress);
   }
 
@@ -66,10 +89,25 @@ export class RateLimiter {
     address: string | undefined,
   ): Promise<readonly Block[]> {
     const principal = await this.auth.principalOf(req);
-    const tracker =
-      principal.status === 'accepted' || principal.status === 'admin'
-        ? `token:${principal.tokenHash}`
-        : `ip:${address}`;
+    const records = new Map<string, ThrottlerStorageRecord>();
+    for (const [name, ttl] of WINDOW_LIST) {
+      const limit = this.policy.limitOf(principal.tier, name);
+      if (limit !== undefined) {
+        const key = `${name}:${trackerOf(principal, address)}`;
+        records.set(name, await this.storage.increment(key, ttl, limit, ttl, name));
+      }
+    }
+    return this.tally(principal, res, address, (_key, _ttl, _limit, name) => records.get(name)!);
+  }
+
+  /** Counts the request in each window with `increment`, sets the headers, and returns the exhausted windows. */
+  private tally(
+    principal: Principal,
+    res: ServerResponse | undefined,
+    address: string | undefined,
+    increment: (key: string, ttl: number, limit: number, name: WindowName) => ThrottlerStorageRecord,
+  ): readonly Block[] {
+    const tracker = trackerOf(principal, address);
     const now = Math.floor(Date.now() / 1000);
     let reported: WindowState | undefined;
     let blocking: WindowState | undefined;
@@ -80,7 +118,7 @@ export class RateLimiter {
       if (limit === undefined) {
         continue; // unlimited for this tier and window
       }
-      const record = await this.storage.increment(`${name}:${tracker}`, ttl, limit, ttl, name);
+      const record = increment(`${name}:${tracker}`, ttl, limit, name);
       if (record.isBlocked) {
         const retryAfter = Math.max(1, record.timeToBlockExpire);
         blocks = [...blocks, { window: name, retryAfter }];
