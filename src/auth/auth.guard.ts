@@ -19,6 +19,7 @@ import { type AppConfig, appConfig } from '../config/app.config.js';
 import { SECURITY_SCHEMES } from '../common/openapi/security-schemes.js';
 import { ForbiddenException, UnauthorizedException } from '../common/errors/api.exception.js';
 import { AuthService } from './auth.service.js';
+import type { PrincipalStatus } from './principal.js';
 
 export type AuthRequirement = 'none' | 'token' | 'admin';
 
@@ -41,13 +42,16 @@ export class AuthGuard implements CanActivate {
     @Inject(appConfig.KEY) private readonly config: AppConfig,
   ) {}
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     const req = context.switchToHttp().getRequest<IncomingMessage>();
     const requirement = this.ruleOf(context) ?? (READ_METHODS.has(req.method ?? '') ? 'none' : 'token');
     if (requirement === 'none') {
       return true;
     }
-    const { status } = await this.auth.principalOf(req);
+    return this.auth.principalOf(req).then(({ status }) => this.decide(requirement, status));
+  }
+
+  private decide(requirement: AuthRequirement, status: PrincipalStatus): boolean {
     if (status === 'anonymous') {
       throw new UnauthorizedException();
     }

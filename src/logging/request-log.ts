@@ -31,7 +31,7 @@ type LoggedResponse = ServerResponse & { [PENDING]?: Pending };
 function onFinish(this: LoggedResponse): void {
   const pending = this[PENDING];
   if (pending !== undefined) {
-    pending.finished = !this.req.socket.destroyed;
+    pending.finished = this.req?.socket?.destroyed !== true;
   }
 }
 
@@ -51,7 +51,11 @@ export class RequestLog {
       const pending = this[PENDING];
       if (pending !== undefined) {
         this[PENDING] = undefined;
-        log.write(this.req, this, pending.view, pending.started, pending.finished);
+        try {
+          log.write(this.req, this, pending.view, pending.started, pending.finished);
+        } catch {
+          // A request line is never worth the process: an emitter's listener that throws would end it.
+        }
       }
     };
   }

@@ -11,7 +11,7 @@ import { Reflector } from '@nestjs/core';
 
 import { RateLimitExceededException } from '../common/errors/api.exception.js';
 import { WINDOWS, type WindowName } from './rate-limit.policy.js';
-import { RateLimiter } from './rate-limiter.js';
+import { type Block, RateLimiter } from './rate-limiter.js';
 
 /** @nestjs/throttler's metadata key prefix of `@SkipThrottle()`. */
 const THROTTLER_SKIP = 'THROTTLER:SKIP';
@@ -27,23 +27,18 @@ export class RateLimitGuard implements CanActivate {
     private readonly reflector: Reflector,
   ) {}
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     const enforced = this.enforcedBy(context);
     if (enforced.size === 0) {
       return true;
     }
     // Express hands Node's request; Fastify wraps it and keeps it as `raw`.
     const wrapped = context.switchToHttp().getRequest<IncomingMessage & { raw?: IncomingMessage }>();
-    let retryAfter = 0;
-    for (const block of await this.limiter.blocksOf(wrapped.raw ?? wrapped)) {
-      if (enforced.has(block.window) && block.retryAfter > retryAfter) {
-        retryAfter = block.retryAfter;
-      }
-    }
-    if (retryAfter > 0) {
-      throw new RateLimitExceededException(retryAfter);
-    }
-    return true;
+    const blocks = this.limiter.blocksOf(wrapped.raw ?? wrapped);
+    // Counted at once before routing (mostly): decided at once too.
+    return Array.isArray(blocks)
+      ? refuse(blocks, enforced)
+      : (blocks as Promise<readonly Block[]>).then((found) => refuse(found, enforced));
   }
 
   private enforcedBy(context: ExecutionContext): ReadonlySet<WindowName> {
@@ -58,4 +53,18 @@ export class RateLimitGuard implements CanActivate {
     }
     return windows;
   }
+}
+
+/** True, or the 429 of the enforced window that blocks longest. */
+function refuse(blocks: readonly Block[], enforced: ReadonlySet<WindowName>): boolean {
+  let retryAfter = 0;
+  for (const block of blocks) {
+    if (enforced.has(block.window) && block.retryAfter > retryAfter) {
+      retryAfter = block.retryAfter;
+    }
+  }
+  if (retryAfter > 0) {
+    throw new RateLimitExceededException(retryAfter);
+  }
+  return true;
 }

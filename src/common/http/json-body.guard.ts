@@ -23,15 +23,18 @@ type RequestWithBody = IncomingMessage & { body?: unknown };
 export class JsonBodyGuard implements CanActivate {
   constructor(@Inject(appConfig.KEY) private readonly config: AppConfig) {}
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     const http = context.switchToHttp();
     const req = http.getRequest<RequestWithBody & { raw?: IncomingMessage }>();
-    if (METHODS_WITH_BODY.has(req.method ?? '')) {
-      // Express hands Node's objects; Fastify wraps them and keeps them as `raw`.
-      const res = http.getResponse<ServerResponse & { raw?: ServerResponse }>();
-      req.body = await readJsonBody(req.raw ?? req, res.raw ?? res, this.config.bodyLimit);
+    if (!METHODS_WITH_BODY.has(req.method ?? '')) {
+      return true;
     }
-    return true;
+    // Express hands Node's objects; Fastify wraps them and keeps them as `raw`.
+    const res = http.getResponse<ServerResponse & { raw?: ServerResponse }>();
+    return readJsonBody(req.raw ?? req, res.raw ?? res, this.config.bodyLimit).then((body) => {
+      req.body = body;
+      return true;
+    });
   }
 }
 
