@@ -42,6 +42,23 @@ describe('rate-limit tiers', () => {
     await app.close();
   });
 
+  it('gives a caller without a limit (the admin key, an enterprise token) the headers too, and never refuses it', async () => {
+    const enterprise = await issue(app, 'enterprise');
+    for (const token of [ADMIN, enterprise]) {
+      let remaining = Infinity;
+      for (let round = 0; round < 5; round++) {
+        const res = await http(app).get('/auth/tokens').set('Authorization', `Bearer ${ADMIN}`);
+        const probe = token === ADMIN ? res : await http(app).get('/pets').set('Authorization', `Bearer ${token}`);
+        expect(probe.status).toBe(200);
+        expect(probe.headers['x-ratelimit-limit']).toBe(String(Number.MAX_SAFE_INTEGER));
+        const left = Number(probe.headers['x-ratelimit-remaining']);
+        expect(left).toBeLessThan(remaining);
+        expect(Number(probe.headers['x-ratelimit-reset'])).toBeGreaterThan(Date.now() / 1000);
+        remaining = left;
+      }
+    }
+  });
+
   it('limits a free-tier token before a premium one, each on its own counter', async () => {
     const free = await issue(app, 'free');
     const premium = await issue(app, 'premium');

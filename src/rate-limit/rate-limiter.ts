@@ -27,6 +27,12 @@ export interface Block {
 
 const NO_BLOCKS: readonly Block[] = Object.freeze([]);
 
+/**
+ * The limit of a window a caller has no limit in (the admin key, enterprise tokens by
+ * default): counted like any other, never reached, so that its answers carry the headers too.
+ */
+export const UNLIMITED = Number.MAX_SAFE_INTEGER;
+
 type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
 
 /** Whose counter a request counts on: its token's, or (without an accepted token) its address's. */
@@ -91,11 +97,9 @@ export class RateLimiter {
     const principal = await this.auth.principalOf(req);
     const records = new Map<string, ThrottlerStorageRecord>();
     for (const [name, ttl] of WINDOW_LIST) {
-      const limit = this.policy.limitOf(principal.tier, name);
-      if (limit !== undefined) {
-        const key = `${name}:${trackerOf(principal, address)}`;
-        records.set(name, await this.storage.increment(key, ttl, limit, ttl, name));
-      }
+      const limit = this.policy.limitOf(principal.tier, name) ?? UNLIMITED;
+      const key = `${name}:${trackerOf(principal, address)}`;
+      records.set(name, await this.storage.increment(key, ttl, limit, ttl, name));
     }
     return this.tally(principal, res, address, (_key, _ttl, _limit, name) => records.get(name)!);
   }
@@ -114,10 +118,7 @@ export class RateLimiter {
     let blocks = NO_BLOCKS;
     let longest = 0;
     for (const [name, ttl] of WINDOW_LIST) {
-      const limit = this.policy.limitOf(principal.tier, name);
-      if (limit === undefined) {
-        continue; // unlimited for this tier and window
-      }
+      const limit = this.policy.limitOf(principal.tier, name) ?? UNLIMITED;
       const record = increment(`${name}:${tracker}`, ttl, limit, name);
       if (record.isBlocked) {
         const retryAfter = Math.max(1, record.timeToBlockExpire);
