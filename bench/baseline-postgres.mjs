@@ -10,6 +10,7 @@ import { createServer } from 'node:http';
 
 import pg from 'pg';
 
+import { petBody as body, readBody, send } from './raw-answers.mjs';
 import { filtersOf } from './raw-pets.mjs';
 
 const [url, port] = process.argv.slice(2);
@@ -46,48 +47,6 @@ const listStatement = (filters) =>
 
 /** Named, so each pooled connection prepares it once and then only executes it. */
 const run = (name, text, values = []) => pool.query({ name, text, values });
-
-function body(row) {
-  return {
-    name: row.name,
-    species: row.species,
-    breed: row.breed,
-    age_months: row.age_months,
-    gender: row.gender,
-    size: row.size,
-    temperament: row.temperament,
-    medical: { spayed_neutered: row.medical_spayed_neutered, vaccinations: row.medical_vaccinations },
-    description: row.description,
-    shelter_id: row.shelter_id,
-    status: row.status,
-    intake_date: row.intake_date,
-    id: row.id,
-  };
-}
-
-function send(res, status, value) {
-  const text = JSON.stringify(value);
-  res.writeHead(status, {
-    'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': Buffer.byteLength(text),
-  });
-  res.end(text);
-}
-
-function readBody(req) {
-  return new Promise((resolve, reject) => {
-    let text = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk) => (text += chunk));
-    req.on('end', () => {
-      try {
-        resolve(JSON.parse(text));
-      } catch (error) {
-        reject(error);
-      }
-    });
-  });
-}
 
 async function handle(req, res) {
   const url = new URL(req.url, 'http://baseline');

@@ -7,28 +7,11 @@
  */
 import { createServer } from 'node:http';
 
-import { filtersOf, openRaw, petBody as body } from './raw-pets.mjs';
+import { petBody as body, readBody, send } from './raw-answers.mjs';
+import { filtersOf, openRaw } from './raw-pets.mjs';
 
 const [file, port] = process.argv.slice(2);
 const { petById, petsWhere, shelters, insertPet, patchAge } = openRaw(file);
-
-function send(res, status, value) {
-  const text = JSON.stringify(value);
-  res.writeHead(status, {
-    'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': Buffer.byteLength(text),
-  });
-  res.end(text);
-}
-
-function readBody(req) {
-  return new Promise((resolve) => {
-    let text = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk) => (text += chunk));
-    req.on('end', () => resolve(JSON.parse(text)));
-  });
-}
 
 createServer(async (req, res) => {
   const url = new URL(req.url, 'http://baseline');

@@ -1,7 +1,7 @@
 /**
  * The bench's raw data access: prepared better-sqlite3 statements on the service's own
- * schema, and the contract's JSON body of a pet row. Shared by the raw baseline
- * (bench/baseline.mjs) and the framework floor (bench/framework-floor.mjs).
+ * schema. Shared by the raw baseline (bench/baseline.mjs) and the framework floor
+ * (bench/framework-floor.mjs).
  */
 import Database from 'better-sqlite3';
 
@@ -59,20 +59,4 @@ export function openRaw(file) {
   };
 }
 
-export function petBody(row) {
-  return {
-    name: row.name,
-    species: row.species,
-    breed: row.breed,
-    age_months: row.age_months,
-    gender: row.gender,
-    size: row.size,
-    temperament: row.temperament,
-    medical: { spayed_neutered: row.medical_spayed_neutered === 1, vaccinations: JSON.parse(row.medical_vaccinations) },
-    description: row.description,
-    shelter_id: row.shelter_id,
-    status: row.status,
-    intake_date: row.intake_date,
-    id: row.id,
-  };
-}
+export { petBody } from './raw-answers.mjs';

@@ -55,24 +55,28 @@ export class RateLimiter {
   /** Each request's count, made once by the hook and read by the guard. */
   private readonly counts = new WeakMap<IncomingMessage, readonly Block[] | Promise<readonly Block[]>>();
 
+  /** The counters, when they are in this process and can be counted at once (no Redis). */
+  private readonly inProcess: RateLimitStorage | undefined;
+
   constructor(
     @InjectThrottlerStorage() private readonly storage: ThrottlerStorage,
     private readonly auth: AuthService,
     private readonly policy: RateLimitPolicy,
-  ) {}
+  ) {
+    this.inProcess = storage instanceof RateLimitStorage && !storage.usesRedis ? storage : undefined;
+  }
 
   /** Counts the request and sets its headers before it goes on; never answers it. */
   readonly hook: RequestHook = (req, res, view) => {
     // Without a token to look up and with the counters in this process, the count is made at once.
     const principal = this.auth.principalNow(req);
-    const local = this.storage instanceof RateLimitStorage ? this.storage : undefined;
-    if (principal !== undefined && local !== undefined && !local.usesRedis) {
-      this.counts.set(
-        req,
-        this.tally(principal, res, view.address(), (key, ttl, limit, name) =>
-          local.incrementNow(key, ttl, limit, ttl, name)!,
-        ),
-      );
+    const local = this.inProcess;
+    if (principal !== undefined && local !== undefined) {
+      const counts = this.windowsOf(principal, view.address()).map((window) => ({
+        ...window,
+        record: local.incrementNow(window.key, window.ttl, window.limit, window.ttl, window.name)!,
+      }));
+      this.counts.set(req, report(counts, res));
       return false;
     }
     const counted = this.count(req, res, view.address());
@@ -95,52 +99,63 @@ export class RateLimiter {
     address: string | undefined,
   ): Promise<readonly Block[]> {
     const principal = await this.auth.principalOf(req);
-    const records = new Map<string, ThrottlerStorageRecord>();
-    for (const [name, ttl] of WINDOW_LIST) {
-      const limit = this.policy.limitOf(principal.tier, name) ?? UNLIMITED;
-      const key = `${name}:${trackerOf(principal, address)}`;
-      records.set(name, await this.storage.increment(key, ttl, limit, ttl, name));
+    const counts: Counted[] = [];
+    for (const window of this.windowsOf(principal, address)) {
+      const record = await this.storage.increment(window.key, window.ttl, window.limit, window.ttl, window.name);
+      counts.push({ ...window, record });
     }
-    return this.tally(principal, res, address, (_key, _ttl, _limit, name) => records.get(name)!);
+    return report(counts, res);
   }
 
-  /** Counts the request in each window with `increment`, sets the headers, and returns the exhausted windows. */
-  private tally(
-    principal: Principal,
-    res: ServerResponse | undefined,
-    address: string | undefined,
-    increment: (key: string, ttl: number, limit: number, name: WindowName) => ThrottlerStorageRecord,
-  ): readonly Block[] {
+  /** Each window the caller is counted in: its counter's key, length and the caller's limit in it. */
+  private windowsOf(principal: Principal, address: string | undefined): CountedWindow[] {
     const tracker = trackerOf(principal, address);
-    const now = Math.floor(Date.now() / 1000);
-    let reported: WindowState | undefined;
-    let blocking: WindowState | undefined;
-    let blocks = NO_BLOCKS;
-    let longest = 0;
-    for (const [name, ttl] of WINDOW_LIST) {
-      const limit = this.policy.limitOf(principal.tier, name) ?? UNLIMITED;
-      const record = increment(`${name}:${tracker}`, ttl, limit, name);
-      if (record.isBlocked) {
-        const retryAfter = Math.max(1, record.timeToBlockExpire);
-        blocks = [...blocks, { window: name, retryAfter }];
-        if (retryAfter > longest) {
-          longest = retryAfter;
-          blocking = { limit, remaining: 0, reset: now + retryAfter };
-        }
-        continue;
-      }
-      const state = { limit, remaining: Math.max(0, limit - record.totalHits), reset: now + record.timeToExpire };
-      // Windows come shortest first, so on a tie the per-minute window is the one reported.
-      if (reported === undefined || state.remaining < reported.remaining) {
-        reported = state;
-      }
-    }
-    const shown = blocking ?? reported;
-    if (res !== undefined && shown !== undefined) {
-      res.setHeader('X-RateLimit-Limit', String(shown.limit));
-      res.setHeader('X-RateLimit-Remaining', String(shown.remaining));
-      res.setHeader('X-RateLimit-Reset', String(shown.reset));
-    }
-    return blocks;
+    return WINDOW_LIST.map(([name, ttl]) => ({
+      name,
+      ttl,
+      key: `${name}:${tracker}`,
+      limit: this.policy.limitOf(principal.tier, name) ?? UNLIMITED,
+    }));
   }
+}
+
+interface CountedWindow {
+  name: WindowName;
+  ttl: number;
+  key: string;
+  limit: number;
+}
+
+type Counted = CountedWindow & { record: ThrottlerStorageRecord };
+
+/** Sets the headers of the counted windows on `res` and returns the exhausted ones. */
+function report(counts: Counted[], res: ServerResponse | undefined): readonly Block[] {
+  const now = Math.floor(Date.now() / 1000);
+  let reported: WindowState | undefined;
+  let blocking: WindowState | undefined;
+  let blocks = NO_BLOCKS;
+  let longest = 0;
+  for (const { name, limit, record } of counts) {
+    if (record.isBlocked) {
+      const retryAfter = Math.max(1, record.timeToBlockExpire);
+      blocks = [...blocks, { window: name, retryAfter }];
+      if (retryAfter > longest) {
+        longest = retryAfter;
+        blocking = { limit, remaining: 0, reset: now + retryAfter };
+      }
+      continue;
+    }
+    const state = { limit, remaining: Math.max(0, limit - record.totalHits), reset: now + record.timeToExpire };
+    // Windows come shortest first, so on a tie the per-minute window is the one reported.
+    if (reported === undefined || state.remaining < reported.remaining) {
+      reported = state;
+    }
+  }
+  const shown = blocking ?? reported;
+  if (res !== undefined && shown !== undefined) {
+    res.setHeader('X-RateLimit-Limit', String(shown.limit));
+    res.setHeader('X-RateLimit-Remaining', String(shown.remaining));
+    res.setHeader('X-RateLimit-Reset', String(shown.reset));
+  }
+  return blocks;
 }

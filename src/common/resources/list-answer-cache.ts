@@ -38,6 +38,8 @@ export class ListAnswerCache {
   private readonly kept: LRUCache<string, Kept> | undefined;
   private readonly building = new Map<string, Promise<Built>>();
   private readonly ttlMs: number;
+  /** The longest answer that can be kept; a longer list is streamed instead. */
+  readonly maxAnswerBytes: number;
 
   constructor(
     @Inject(appConfig.KEY) config: AppConfig,
@@ -53,9 +55,6 @@ export class ListAnswerCache {
             sizeCalculation: (kept) => Math.max(1, kept.answer.list.bytes),
           });
   }
-
-  /** The longest answer that can be kept; a longer list is streamed instead. */
-  readonly maxAnswerBytes: number;
 
   /** The kept answer for `key`, or the one `build` makes (kept when it says so). */
   async answer(key: string, build: () => Promise<Built>): Promise<ListPage> {
