@@ -1,4 +1,6 @@
 /** Native ESM Jest (NestJS 12 is ESM-only): run with NODE_OPTIONS=--experimental-vm-modules (see package.json). */
+import { availableParallelism } from 'node:os';
+
 import { BRIDGED_PACKAGES, bridgeEntry } from './test/support/esm-bridge.mjs';
 
 // Tests of several instances and of lost dependencies need PostgreSQL and Redis: `npm run test:postgres`.
@@ -20,4 +22,7 @@ export default {
   globalSetup: '<rootDir>/test/support/esm-bridge.mjs',
   setupFiles: ['<rootDir>/test/support/setup-env.ts'],
   testTimeout: 30_000,
+  // Half the spec files wait on child processes, a browser or timers rather than the CPU: one
+  // worker more than the cores keeps both cores busy (2 cores: 3 workers).
+  maxWorkers: availableParallelism() + 1,
 };

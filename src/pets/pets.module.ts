@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 
+import { ResourcesModule } from '../common/resources/resources.module.js';
 import { IdempotencyModule } from '../idempotency/idempotency.module.js';
 import { Pet } from './pet.entity.js';
 import { PetStatusChange } from './pet-status-change.entity.js';
@@ -8,7 +9,11 @@ import { PetsController } from './pets.controller.js';
 import { PetsService } from './pets.service.js';
 
 @Module({
-  imports: [IdempotencyModule, TypeOrmModule.forFeature([Pet, PetStatusChange])],
+  imports: [
+    IdempotencyModule,
+    ResourcesModule.forFeature(Pet, 'pet'),
+    TypeOrmModule.forFeature([Pet, PetStatusChange]),
+  ],
   controllers: [PetsController],
   providers: [PetsService],
 })

@@ -4,8 +4,8 @@ import type { EntityManager, FindOptionsWhere, Repository } from 'typeorm';
 
 import { anyOf, within } from '../common/resources/filters.js';
 import { type ListPage, pagingOf } from '../common/resources/paging.js';
-import type { VersionedStore } from '../common/resources/versioned-store.js';
-import { VersionedStores } from '../common/resources/versioned-stores.js';
+import { InjectResource } from '../common/resources/resources.module.js';
+import type { VersionedResource } from '../common/resources/versioned-resource.js';
 import { Transactions } from '../database/transactions.js';
 import type { CreatePetDto } from './dto/create-pet.dto.js';
 import type { PetQueryDto } from './dto/pet-query.dto.js';
@@ -20,15 +20,11 @@ const optionalNumber = (text?: string) => (text === undefined ? undefined : Numb
 
 @Injectable()
 export class PetsService {
-  private readonly store: VersionedStore<Pet>;
-
   constructor(
     @InjectRepository(Pet) private readonly pets: Repository<Pet>,
     private readonly transactions: Transactions,
-    stores: VersionedStores,
-  ) {
-    this.store = stores.for(Pet, 'pet');
-  }
+    @InjectResource(Pet) private readonly store: VersionedResource<Pet>,
+  ) {}
 
   /** The matching pets, in the asked order or by id, whole or one page (a long list is streamed). */
   findAll(query: PetQueryDto): Promise<ListPage> {

@@ -1,13 +1,14 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 
+import { ResourcesModule } from '../common/resources/resources.module.js';
 import { IdempotencyModule } from '../idempotency/idempotency.module.js';
 import { Shelter } from './shelter.entity.js';
 import { SheltersController } from './shelters.controller.js';
 import { SheltersService } from './shelters.service.js';
 
 @Module({
-  imports: [IdempotencyModule, TypeOrmModule.forFeature([Shelter])],
+  imports: [IdempotencyModule, ResourcesModule.forFeature(Shelter, 'shelter'), TypeOrmModule.forFeature([Shelter])],
   controllers: [SheltersController],
   providers: [SheltersService],
   exports: [SheltersService],

@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { EntityManager, Repository } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 
 import { type ListPage, pagingOf } from '../common/resources/paging.js';
-import type { VersionedStore } from '../common/resources/versioned-store.js';
-import { VersionedStores } from '../common/resources/versioned-stores.js';
+import { InjectResource } from '../common/resources/resources.module.js';
+import type { VersionedResource } from '../common/resources/versioned-resource.js';
 import { Transactions } from '../database/transactions.js';
 import type { CreateShelterDto } from './dto/create-shelter.dto.js';
 import type { ShelterQueryDto } from './dto/shelter-query.dto.js';
@@ -13,15 +12,10 @@ import { Shelter } from './shelter.entity.js';
 
 @Injectable()
 export class SheltersService {
-  private readonly store: VersionedStore<Shelter>;
-
   constructor(
-    @InjectRepository(Shelter) private readonly shelters: Repository<Shelter>,
     private readonly transactions: Transactions,
-    stores: VersionedStores,
-  ) {
-    this.store = stores.for(Shelter, 'shelter');
-  }
+    @InjectResource(Shelter) private readonly store: VersionedResource<Shelter>,
+  ) {}
 
   /** Every shelter, in the asked order or by id, whole or one page (a long list is streamed). */
   findAll(query: ShelterQueryDto): Promise<ListPage> {

@@ -23,6 +23,11 @@ interface Expected {
   inFlight?: { name: string; age_months: number };
 }
 
+/** A failure before the kill, with what the service printed (a refused connection means it ended early). */
+function withLog(error: unknown, service: ServiceProcess): Error {
+  return new Error(`${(error as Error).message}\nservice output:\n${service.log}`);
+}
+
 describe('crash safety on SQLite', () => {
   const dir = mkdtempSync(join(tmpdir(), 'adoption-crash-'));
   const file = join(dir, 'adoption.sqlite');
@@ -57,7 +62,7 @@ describe('crash safety on SQLite', () => {
           pets.set(id, { acked: { name, age_months: 0 } });
           acknowledged++;
         } catch (error) {
-          if (!killed) throw error;
+          if (!killed) throw withLog(error, first);
           unansweredCreates.push(name);
           return;
         }
@@ -72,7 +77,7 @@ describe('crash safety on SQLite', () => {
             expected.inFlight = undefined;
             acknowledged++;
           } catch (error) {
-            if (!killed) throw error;
+            if (!killed) throw withLog(error, first);
             return;
           }
         }

@@ -29,9 +29,10 @@ function isCurrent(): boolean {
   return SOURCES.every((source) => !existsSync(join(ROOT, source)) || newestChange(join(ROOT, source)) <= built);
 }
 
-/** Builds `dist/` unless it is newer than every source. */
+/** Builds `dist/` unless it is newer than every source; while another worker builds, waits for the whole build. */
 export async function ensureBuilt(): Promise<void> {
-  while (!isCurrent()) {
+  // A build in progress may already have written a fresh main.js beside files it has not written yet.
+  while (existsSync(LOCK) || !isCurrent()) {
     let lock: number;
     try {
       lock = openSync(LOCK, 'wx');

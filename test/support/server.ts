@@ -13,13 +13,29 @@ import { ensureBuilt } from './build.js';
 const MAIN = join(process.cwd(), 'dist', 'src', 'main.js');
 const START_TIMEOUT_MS = 20_000;
 
-/** A port nobody listens on right now. */
+/**
+ * Ports for spawned services come from below the kernel's ephemeral range (32768 and up on
+ * Linux), in a block of 1,000 per Jest worker: a port handed out there can be taken meanwhile
+ * by no client socket of the many the specs open, nor by another worker's service.
+ */
+const PORT_BLOCK = 20_000 + (Number(process.env.JEST_WORKER_ID ?? 1) % 10) * 1_000;
+let nextPort = 0;
+
+/** A port of this worker's block that nobody listens on right now. */
 export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+  for (let tries = 0; tries < 1_000; tries++) {
+    const port = PORT_BLOCK + (nextPort++ % 1_000);
+    const server = createServer();
+    const listening = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (listening) {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      return port;
+    }
+  }
+  throw new Error(`No free port from ${PORT_BLOCK}`);
 }
 
 export class ServiceProcess {

@@ -48,7 +48,7 @@ export function RefersTo(parent: ResourceName, names: DependentNames): PropertyD
   };
 }
 
-/** Whether a row of a parent resource exists; each resource's store answers for its own name. */
+/** Whether a row of a parent resource exists; each resource answers for its own name. */
 export interface ParentLookup {
   exists(id: string | number, manager: EntityManager): Promise<boolean>;
   /** Locks the parent's row until the transaction ends (PostgreSQL), so no new reference to it can commit. */
@@ -80,7 +80,7 @@ export class References {
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** Called by each resource's store: how to find a row of `resource`. */
+  /** Called by each resource (VersionedResource): how to find a row of `resource`. */
   registerParent(resource: ResourceName, lookup: ParentLookup): void {
     this.parents.set(resource, lookup);
   }
@@ -120,7 +120,7 @@ export class References {
   async assertFilteredParentsExist(
     entity: EntityTarget<ObjectLiteral>,
     where: object,
-    manager: EntityManager,
+    manager: EntityManager = this.dataSource.manager,
   ): Promise<void> {
     for (const reference of this.of(entity)) {
       const id = (where as Record<string, unknown>)[reference.property];
@@ -134,7 +134,12 @@ export class References {
   }
 
   /** 409 unless nothing refers to this row of `resource`; run inside the delete's transaction. */
-  async assertUnreferenced(resource: ResourceName, id: number, sentId: string, manager: EntityManager): Promise<void> {
+  async assertUnreferenced(
+    resource: ResourceName,
+    id: number,
+    sentId: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<void> {
     // Named in alphabetical order, whatever order the modules were loaded in.
     const dependents = this.all()
       .filter((reference) => reference.parent === resource)

@@ -1,17 +1,17 @@
 /**
  * The usual operations of a resource, for a module whose rules are all in its DTOs and entity:
- * `class VolunteersService extends ResourceService(Volunteer, 'volunteer') {}` gives list
+ * `class VolunteersService extends ResourceService(Volunteer) {}` gives list
  * (filters on the entity's columns, paging, sorting), get, create, update and delete, each
- * write in its own transaction, with the references the entity declares enforced.
+ * write in its own transaction, with the references the entity declares enforced. Its module
+ * imports `ResourcesModule.forFeature(Volunteer, 'volunteer')`.
  */
-import { Inject, Injectable } from '@nestjs/common';
-import type { EntityManager, EntityTarget, FindOptionsWhere } from 'typeorm';
+import { Inject, Injectable, type Type } from '@nestjs/common';
+import type { EntityManager, FindOptionsWhere } from 'typeorm';
 
-import type { ResourceName } from '../errors/messages.js';
 import type { Versioned } from './versioning.js';
 import { type ListPage, type PagedQueryDto, pagingOf } from './paging.js';
-import type { VersionedStore } from './versioned-store.js';
-import { VersionedStores } from './versioned-stores.js';
+import { resourceToken } from './resources.module.js';
+import type { VersionedResource } from './versioned-resource.js';
 
 /** Runs a write in a transaction; the database module provides it as TRANSACTIONS. */
 export interface TransactionRunner {
@@ -22,17 +22,13 @@ export const TRANSACTIONS = Symbol('TransactionRunner');
 
 const PAGING = new Set(['limit', 'offset', 'sort', '_limit', '_start', '_offset', '_sort', '_order']);
 
-export function ResourceService<T extends Versioned>(entity: EntityTarget<T>, name: ResourceName) {
+export function ResourceService<T extends Versioned>(entity: Type<T>) {
   @Injectable()
   class Service {
-    protected readonly store: VersionedStore<T>;
-
     constructor(
       @Inject(TRANSACTIONS) protected readonly transactions: TransactionRunner,
-      @Inject(VersionedStores) stores: VersionedStores,
-    ) {
-      this.store = stores.for(entity, name);
-    }
+      @Inject(resourceToken(entity)) protected readonly store: VersionedResource<T>,
+    ) {}
 
     /** The query's filters (every parameter but paging) must equal the columns of the same name. */
     findAll(query: PagedQueryDto): Promise<ListPage> {
