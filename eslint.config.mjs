@@ -5,12 +5,12 @@ import tseslint from 'typescript-eslint';
 
 /**
  * Layers, so that a wrong import fails `npm run lint`. src/common is the bottom layer: it
- * imports only itself and src/config, and inside it errors ← validation ← resources ← http ←
- * openapi (each may import those to its left). Every other folder of src may import only the
+ * imports only itself and src/config, and inside it geo ← errors ← validation ← resources ←
+ * http ← openapi (each may import those to its left). Every other folder of src may import only the
  * folders listed for it; a folder not listed (a new resource module) gets RESOURCE_MODULE.
  * The application module and main.ts assemble everything and are not restricted.
  */
-const COMMON_LAYERS = ['errors', 'validation', 'resources', 'http', 'openapi'];
+const COMMON_LAYERS = ['geo', 'errors', 'validation', 'resources', 'http', 'openapi'];
 const RESOURCE_MODULE = ['common', 'config', 'database', 'idempotency'];
 const ALLOWED = {
   config: [],

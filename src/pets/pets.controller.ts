@@ -10,7 +10,7 @@ import { Messages } from '../common/errors/messages.js';
 import { type ListPage, PAGE_HEADERS } from '../common/resources/paging.js';
 import { Idempotent, REPLAY_HEADERS } from '../idempotency/idempotent.decorator.js';
 import { CreatePetDto } from './dto/create-pet.dto.js';
-import { PetResponse, PetStatusChangeResponse } from './dto/pet.response.js';
+import { PetResponse, PetListItem, PetStatusChangeResponse } from './dto/pet.response.js';
 import { PetQueryDto } from './dto/pet-query.dto.js';
 import { UpdatePetDto } from './dto/update-pet.dto.js';
 import type { Pet } from './pet.entity.js';
@@ -34,7 +34,7 @@ export class PetsController {
       'Pets matching every filter given (AND), ordered by id unless `sort` says otherwise. ' +
       'With `limit`, one page and its `X-Total-Count` and `Link` headers; without, the whole list.',
   })
-  @ApiOkResponse({ type: [PetResponse], headers: PAGE_HEADERS })
+  @ApiOkResponse({ type: [PetListItem], headers: PAGE_HEADERS })
   @ApiError(404, Messages.notFound('shelter', '42'))
   findAll(@Query() query: PetQueryDto): Promise<ListPage> {
     return this.pets.findAll(query);

@@ -3,7 +3,8 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type { EntityManager, FindOptionsWhere, Repository } from 'typeorm';
 
 import { anyOf, within } from '../common/resources/filters.js';
-import { type ListPage, pagingOf } from '../common/resources/paging.js';
+import { locatedPagingOf } from '../common/resources/near.js';
+import type { ListPage } from '../common/resources/paging.js';
 import { InjectResource } from '../common/resources/resources.module.js';
 import type { VersionedResource } from '../common/resources/versioned-resource.js';
 import { Transactions } from '../database/transactions.js';
@@ -27,7 +28,7 @@ export class PetsService {
   ) {}
 
   /** The matching pets, in the asked order or by id, whole or one page (a long list is streamed). */
-  findAll(query: PetQueryDto): Promise<ListPage> {
+  async findAll(query: PetQueryDto): Promise<ListPage> {
     const where: FindOptionsWhere<Pet> = {};
     for (const field of ['species', 'status', 'size', 'gender'] as const) {
       if (query[field] !== undefined) {
@@ -49,13 +50,16 @@ export class PetsService {
     if (intake !== undefined) {
       where.intake_date = intake;
     }
+    const { near, ...paging } = await locatedPagingOf(query);
     return this.store.list({
       where,
       contains: [
         ...(query.temperament === undefined ? [] : [{ text: query.temperament, columns: ['temperament'] }]),
         ...(query.q === undefined ? [] : [{ text: query.q, columns: SEARCHED }]),
       ],
-      ...pagingOf(query),
+      ...paging,
+      // A pet lies where its shelter does.
+      ...(near === undefined ? {} : { near: { ...near, through: 'shelter_id' } }),
     });
   }
 

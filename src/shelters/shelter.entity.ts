@@ -4,6 +4,7 @@ import { Column, Entity, Index, PrimaryGeneratedColumn, VersionColumn } from 'ty
 @Entity({ name: 'shelters' })
 // By code point on PostgreSQL (COLLATE "C"): see the migration.
 @Index('idx_shelters_name', { synchronize: false })
+@Index('idx_shelters_location', ['latitude', 'longitude'])
 export class Shelter {
   @PrimaryGeneratedColumn({ type: 'integer' })
   id!: number;
@@ -28,6 +29,16 @@ export class Shelter {
 
   @Column({ type: 'text' })
   adoption_fee_range!: string;
+
+  /**
+   * Where the shelter lies, for location searches: the centroid of the ZIP code in its address,
+   * set by every write that sets the address; null without a known ZIP code. Not in the API body.
+   */
+  @Column({ type: 'double precision', nullable: true })
+  latitude!: number | null;
+
+  @Column({ type: 'double precision', nullable: true })
+  longitude!: number | null;
 
   /** Bumped by every write; the source of the ETag. */
   @VersionColumn({ type: 'integer' })

@@ -10,7 +10,7 @@ import { ApiError } from '../common/openapi/api-error.decorator.js';
 import { ApiTag, TagOrder } from '../common/openapi/api-tag.decorator.js';
 import { Messages } from '../common/errors/messages.js';
 import { CreateShelterDto } from './dto/create-shelter.dto.js';
-import { ShelterResponse } from './dto/shelter.response.js';
+import { ShelterResponse, ShelterListItem } from './dto/shelter.response.js';
 import { ShelterQueryDto } from './dto/shelter-query.dto.js';
 import { UpdateShelterDto } from './dto/update-shelter.dto.js';
 import type { Shelter } from './shelter.entity.js';
@@ -29,7 +29,7 @@ export class SheltersController {
       'Shelters ordered by id unless `sort` says otherwise. With `limit`, one page and its `X-Total-Count` ' +
       'and `Link` headers; without, the whole list.',
   })
-  @ApiOkResponse({ type: [ShelterResponse], headers: PAGE_HEADERS })
+  @ApiOkResponse({ type: [ShelterListItem], headers: PAGE_HEADERS })
   findAll(@Query() query: ShelterQueryDto): Promise<ListPage> {
     return this.shelters.findAll(query);
   }

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 
-import { type ListPage, pagingOf } from '../common/resources/paging.js';
+import { pointOfAddress } from '../common/geo/geo.js';
+import { locatedPagingOf } from '../common/resources/near.js';
+import type { ListPage } from '../common/resources/paging.js';
 import { InjectResource } from '../common/resources/resources.module.js';
 import type { VersionedResource } from '../common/resources/versioned-resource.js';
 import { Transactions } from '../database/transactions.js';
@@ -18,8 +20,8 @@ export class SheltersService {
   ) {}
 
   /** Every shelter, in the asked order or by id, whole or one page (a long list is streamed). */
-  findAll(query: ShelterQueryDto): Promise<ListPage> {
-    return this.store.list({ where: {}, ...pagingOf(query) });
+  async findAll(query: ShelterQueryDto): Promise<ListPage> {
+    return this.store.list({ where: {}, ...(await locatedPagingOf(query)) });
   }
 
   /** The shelter, or the 404 that names the id as it was sent. */
@@ -31,16 +33,18 @@ export class SheltersService {
     return this.store.exists(id, manager);
   }
 
-  create(dto: CreateShelterDto): Promise<Shelter> {
-    return this.transactions.run((manager) => this.store.create(columnsOf(dto), manager));
+  async create(dto: CreateShelterDto): Promise<Shelter> {
+    const columns = await columnsOf(dto);
+    return this.transactions.run((manager) => this.store.create(columns, manager));
   }
 
   replace(id: string, dto: CreateShelterDto, ifMatch?: string): Promise<Shelter> {
     return this.update(id, dto, ifMatch);
   }
 
-  update(id: string, dto: UpdateShelterDto, ifMatch?: string): Promise<Shelter> {
-    return this.transactions.run((manager) => this.store.update(manager, id, columnsOf(dto), ifMatch));
+  async update(id: string, dto: UpdateShelterDto, ifMatch?: string): Promise<Shelter> {
+    const columns = await columnsOf(dto);
+    return this.transactions.run((manager) => this.store.update(manager, id, columns, ifMatch));
   }
 
   /** 409 while pets (or any resource that refers to shelters) still refer to it: see References. */
@@ -49,11 +53,16 @@ export class SheltersService {
   }
 }
 
-/** The columns a body sets; the fee range is stored trimmed. */
-function columnsOf(dto: UpdateShelterDto): Partial<Shelter> {
+/** The columns a body sets; the fee range is stored trimmed, and an address brings its point. */
+async function columnsOf(dto: UpdateShelterDto): Promise<Partial<Shelter>> {
   const columns: Partial<Shelter> = { ...dto };
   if (dto.adoption_fee_range !== undefined) {
     columns.adoption_fee_range = dto.adoption_fee_range.trim();
+  }
+  if (dto.address !== undefined) {
+    const point = await pointOfAddress(dto.address);
+    columns.latitude = point?.latitude ?? null;
+    columns.longitude = point?.longitude ?? null;
   }
   return columns;
 }

@@ -359,6 +359,38 @@ export interface components {
       /** Format: date-time */
       revoked_at: string | null;
     };
+    ShelterListItem: {
+      /** @description Must be a non-empty string of at most 100 characters. */
+      name: string;
+      /** @description Must be a non-empty string of at most 300 characters. */
+      address: string;
+      /**
+       * @description Must match the format +1-XXX-XXX-XXXX.
+       * @example +1-555-123-4567
+       */
+      phone: string;
+      /**
+       * @description Must be a valid email address.
+       * @example hello@happytails.org
+       */
+      email: string;
+      /** @description Must be a non-empty string of at most 200 characters. */
+      hours: string;
+      /** @description Must be an integer from 0 to 100000. */
+      available_pet_count: number;
+      /**
+       * @description Must be written as <low>-<high> in USD, for example 75-200. Each amount is digits with optional cents, optionally after `$`; spaces may surround the dash; `USD` may stand before or after; low ≤ high ≤ 100000.
+       * @example 75-200
+       */
+      adoption_fee_range: string;
+      /** @description Assigned by the service; never changes. */
+      id: number;
+      /**
+       * @description Only in a location search (`location`): miles from the location, rounded to one decimal.
+       * @example 3.1
+       */
+      distance?: number;
+    };
     ShelterResponse: {
       /** @description Must be a non-empty string of at most 100 characters. */
       name: string;
@@ -443,6 +475,55 @@ export interface components {
       spayed_neutered: boolean;
       /** @description Must be an array of at most 50 non-empty strings. */
       vaccinations: string[];
+    };
+    PetListItem: {
+      /** @description Must be a non-empty string of at most 100 characters. */
+      name: string;
+      /**
+       * @description Must be one of the allowed values (cat, dog).
+       * @enum {string}
+       */
+      species: 'cat' | 'dog';
+      /** @description Must be a non-empty string of at most 100 characters. */
+      breed: string;
+      /** @description Must be an integer from 0 to 600. */
+      age_months: number;
+      /**
+       * @description Must be one of the allowed values (male, female).
+       * @enum {string}
+       */
+      gender: 'male' | 'female';
+      /**
+       * @description Must be one of the allowed values (small, medium, large).
+       * @enum {string}
+       */
+      size: 'small' | 'medium' | 'large';
+      /** @description Must be a string of at most 500 characters. */
+      temperament: string;
+      /** @description Must be an object with 'spayed_neutered' and 'vaccinations'. */
+      medical: components['schemas']['MedicalDto'];
+      /** @description Must be a string of at most 5000 characters. */
+      description: string;
+      /** @description Must be a positive integer. */
+      shelter_id: number;
+      /**
+       * @description Must be one of the allowed values (available, pending, adopted).
+       * @enum {string}
+       */
+      status: 'available' | 'pending' | 'adopted';
+      /**
+       * Format: date
+       * @description Must be a date in YYYY-MM-DD format.
+       * @example 2024-02-29
+       */
+      intake_date: string;
+      /** @description Assigned by the service; never changes. */
+      id: number;
+      /**
+       * @description Only in a location search (`location`): miles from the location, rounded to one decimal.
+       * @example 3.1
+       */
+      distance?: number;
     };
     PetResponse: {
       /** @description Must be a non-empty string of at most 100 characters. */
@@ -1439,8 +1520,8 @@ export interface operations {
         limit?: number;
         /** @description Must be an integer from 0 to 2147483647. Must be given together with 'limit'. Items skipped before the page (default 0). */
         offset?: number;
-        /** @description Must be one of the allowed values (id, -id, name, -name). A field, or `-field` for descending; ties are broken by id. */
-        sort?: 'id' | '-id' | 'name' | '-name';
+        /** @description Must be one of the allowed values (id, -id, name, -name). A field, or `-field` for descending; ties are broken by id. `distance`, `-distance`: only with `location`. */
+        sort?: 'id' | '-id' | 'name' | '-name' | 'distance' | '-distance';
         /** @description The same as `limit`. Must not be given together with 'limit'. */
         _limit?: number;
         /** @description The same as `offset`. Must be given together with 'limit'. Must not be given together with 'offset'. */
@@ -1448,9 +1529,13 @@ export interface operations {
         /** @description The same as `offset`. Must be given together with 'limit'. Must not be given together with 'offset'. Must not be given together with '_start'. */
         _offset?: number;
         /** @description The same as `sort`. Must not be given together with 'sort'. */
-        _sort?: 'id' | '-id' | 'name' | '-name';
+        _sort?: 'id' | '-id' | 'name' | '-name' | 'distance' | '-distance';
         /** @description `desc` makes the sort descending. */
         _order?: 'asc' | 'desc';
+        /** @description Must be a 5-digit US ZIP code or latitude,longitude. Latitude −90 to 90, longitude −180 to 180, in decimal degrees (`45.5231,-122.6765`). Keeps the items whose shelter lies within `distance` of it, ordered by distance unless `sort` says otherwise; each item then carries `distance`, in miles. Shelters without a known ZIP code never match. */
+        location?: string;
+        /** @description Must be a number from 1 to 500. Must be given together with 'location'. Miles, great-circle, default 100. */
+        distance?: number;
       };
       header?: never;
       path?: never;
@@ -1472,7 +1557,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ShelterResponse'][];
+          'application/json': components['schemas']['ShelterListItem'][];
         };
       };
       /** @description Bad Request */
@@ -1700,8 +1785,8 @@ export interface operations {
         limit?: number;
         /** @description Must be an integer from 0 to 2147483647. Must be given together with 'limit'. Items skipped before the page (default 0). */
         offset?: number;
-        /** @description Must be one of the allowed values (id, -id, name, -name). A field, or `-field` for descending; ties are broken by id. */
-        sort?: 'id' | '-id' | 'name' | '-name';
+        /** @description Must be one of the allowed values (id, -id, name, -name). A field, or `-field` for descending; ties are broken by id. `distance`, `-distance`: only with `location`. */
+        sort?: 'id' | '-id' | 'name' | '-name' | 'distance' | '-distance';
         /** @description The same as `limit`. Must not be given together with 'limit'. */
         _limit?: number;
         /** @description The same as `offset`. Must be given together with 'limit'. Must not be given together with 'offset'. */
@@ -1709,9 +1794,13 @@ export interface operations {
         /** @description The same as `offset`. Must be given together with 'limit'. Must not be given together with 'offset'. Must not be given together with '_start'. */
         _offset?: number;
         /** @description The same as `sort`. Must not be given together with 'sort'. */
-        _sort?: 'id' | '-id' | 'name' | '-name';
+        _sort?: 'id' | '-id' | 'name' | '-name' | 'distance' | '-distance';
         /** @description `desc` makes the sort descending. */
         _order?: 'asc' | 'desc';
+        /** @description Must be a 5-digit US ZIP code or latitude,longitude. Latitude −90 to 90, longitude −180 to 180, in decimal degrees (`45.5231,-122.6765`). Keeps the items whose shelter lies within `distance` of it, ordered by distance unless `sort` says otherwise; each item then carries `distance`, in miles. Shelters without a known ZIP code never match. */
+        location?: string;
+        /** @description Must be a number from 1 to 500. Must be given together with 'location'. Miles, great-circle, default 100. */
+        distance?: number;
       };
       header?: never;
       path?: never;
@@ -2650,8 +2739,18 @@ export interface operations {
         limit?: number;
         /** @description Must be an integer from 0 to 2147483647. Must be given together with 'limit'. Items skipped before the page (default 0). */
         offset?: number;
-        /** @description Must be one of the allowed values (id, -id, name, -name, age_months, -age_months, intake_date, -intake_date). A field, or `-field` for descending; ties are broken by id. */
-        sort?: 'id' | '-id' | 'name' | '-name' | 'age_months' | '-age_months' | 'intake_date' | '-intake_date';
+        /** @description Must be one of the allowed values (id, -id, name, -name, age_months, -age_months, intake_date, -intake_date). A field, or `-field` for descending; ties are broken by id. `distance`, `-distance`: only with `location`. */
+        sort?:
+          | 'id'
+          | '-id'
+          | 'name'
+          | '-name'
+          | 'age_months'
+          | '-age_months'
+          | 'intake_date'
+          | '-intake_date'
+          | 'distance'
+          | '-distance';
         /** @description The same as `limit`. Must not be given together with 'limit'. */
         _limit?: number;
         /** @description The same as `offset`. Must be given together with 'limit'. Must not be given together with 'offset'. */
@@ -2659,9 +2758,23 @@ export interface operations {
         /** @description The same as `offset`. Must be given together with 'limit'. Must not be given together with 'offset'. Must not be given together with '_start'. */
         _offset?: number;
         /** @description The same as `sort`. Must not be given together with 'sort'. */
-        _sort?: 'id' | '-id' | 'name' | '-name' | 'age_months' | '-age_months' | 'intake_date' | '-intake_date';
+        _sort?:
+          | 'id'
+          | '-id'
+          | 'name'
+          | '-name'
+          | 'age_months'
+          | '-age_months'
+          | 'intake_date'
+          | '-intake_date'
+          | 'distance'
+          | '-distance';
         /** @description `desc` makes the sort descending. */
         _order?: 'asc' | 'desc';
+        /** @description Must be a 5-digit US ZIP code or latitude,longitude. Latitude −90 to 90, longitude −180 to 180, in decimal degrees (`45.5231,-122.6765`). Keeps the items whose shelter lies within `distance` of it, ordered by distance unless `sort` says otherwise; each item then carries `distance`, in miles. Shelters without a known ZIP code never match. */
+        location?: string;
+        /** @description Must be a number from 1 to 500. Must be given together with 'location'. Miles, great-circle, default 100. */
+        distance?: number;
         /** @description Must be one of the allowed values (cat, dog). Several, separated by commas (`cat,dog`), match any of them. */
         species?: ('cat' | 'dog')[];
         /** @description Must be one of the allowed values (available, pending, adopted). Several, separated by commas (`available,pending`), match any of them. */
@@ -2707,7 +2820,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['PetResponse'][];
+          'application/json': components['schemas']['PetListItem'][];
         };
       };
       /** @description Bad Request */
@@ -2944,8 +3057,18 @@ export interface operations {
         limit?: number;
         /** @description Must be an integer from 0 to 2147483647. Must be given together with 'limit'. Items skipped before the page (default 0). */
         offset?: number;
-        /** @description Must be one of the allowed values (id, -id, name, -name, age_months, -age_months, intake_date, -intake_date). A field, or `-field` for descending; ties are broken by id. */
-        sort?: 'id' | '-id' | 'name' | '-name' | 'age_months' | '-age_months' | 'intake_date' | '-intake_date';
+        /** @description Must be one of the allowed values (id, -id, name, -name, age_months, -age_months, intake_date, -intake_date). A field, or `-field` for descending; ties are broken by id. `distance`, `-distance`: only with `location`. */
+        sort?:
+          | 'id'
+          | '-id'
+          | 'name'
+          | '-name'
+          | 'age_months'
+          | '-age_months'
+          | 'intake_date'
+          | '-intake_date'
+          | 'distance'
+          | '-distance';
         /** @description The same as `limit`. Must not be given together with 'limit'. */
         _limit?: number;
         /** @description The same as `offset`. Must be given together with 'limit'. Must not be given together with 'offset'. */
@@ -2953,9 +3076,23 @@ export interface operations {
         /** @description The same as `offset`. Must be given together with 'limit'. Must not be given together with 'offset'. Must not be given together with '_start'. */
         _offset?: number;
         /** @description The same as `sort`. Must not be given together with 'sort'. */
-        _sort?: 'id' | '-id' | 'name' | '-name' | 'age_months' | '-age_months' | 'intake_date' | '-intake_date';
+        _sort?:
+          | 'id'
+          | '-id'
+          | 'name'
+          | '-name'
+          | 'age_months'
+          | '-age_months'
+          | 'intake_date'
+          | '-intake_date'
+          | 'distance'
+          | '-distance';
         /** @description `desc` makes the sort descending. */
         _order?: 'asc' | 'desc';
+        /** @description Must be a 5-digit US ZIP code or latitude,longitude. Latitude −90 to 90, longitude −180 to 180, in decimal degrees (`45.5231,-122.6765`). Keeps the items whose shelter lies within `distance` of it, ordered by distance unless `sort` says otherwise; each item then carries `distance`, in miles. Shelters without a known ZIP code never match. */
+        location?: string;
+        /** @description Must be a number from 1 to 500. Must be given together with 'location'. Miles, great-circle, default 100. */
+        distance?: number;
         /** @description Must be one of the allowed values (cat, dog). Several, separated by commas (`cat,dog`), match any of them. */
         species?: ('cat' | 'dog')[];
         /** @description Must be one of the allowed values (available, pending, adopted). Several, separated by commas (`available,pending`), match any of them. */

@@ -44,9 +44,21 @@ export interface ListPage {
 /** The parameter's description in the OpenAPI document: its rule, then how it combines with the others. */
 const Describe = (...sentences: string[]) => ApiProperty({ description: sentences.join(' ') });
 
-/** The query parameters a paged list takes; the sort fields are the resource's own. */
-export function PagedQuery(sortFields: readonly string[]) {
-  const sortValues = sortFields.flatMap((field) => [field, `-${field}`]);
+function sortsOnlyWithLocation(sorts: readonly string[]): string[] {
+  return sorts.length === 0 ? [] : [`${sorts.map((sort) => `\`${sort}\``).join(', ')}: only with \`location\`.`];
+}
+
+const signed = (fields: readonly string[]) => fields.flatMap((field) => [field, `-${field}`]);
+
+/**
+ * The query parameters a paged list takes; the sort fields are the resource's own.
+ * `conditionalSorts` are accepted too but named in no message: another rule says when they
+ * apply (`distance`, only with `location`: see near.ts).
+ */
+export function PagedQuery(sortFields: readonly string[], conditionalSorts: readonly string[] = []) {
+  const sortValues = signed(sortFields);
+  const otherSorts = signed(conditionalSorts);
+  const sortRule = Rules.oneOf(sortValues);
 
   class PagedQueryDto {
     @Describe(
@@ -60,8 +72,12 @@ export function PagedQuery(sortFields: readonly string[]) {
     @IsIntegerText(0, MAX_OFFSET)
     offset?: string;
 
-    @Describe(Rules.oneOf(sortValues), 'A field, or `-field` for descending; ties are broken by id.')
-    @IsOneOf(sortValues)
+    @Describe(
+      sortRule,
+      'A field, or `-field` for descending; ties are broken by id.',
+      ...sortsOnlyWithLocation(otherSorts),
+    )
+    @IsOneOf(sortValues, otherSorts)
     sort?: string;
 
     @Describe('The same as `limit`.', Rules.notWith('limit'))
@@ -77,7 +93,7 @@ export function PagedQuery(sortFields: readonly string[]) {
     _offset?: string;
 
     @Describe('The same as `sort`.', Rules.notWith('sort'))
-    @IsOneOf(sortValues)
+    @IsOneOf(sortValues, otherSorts)
     _sort?: string;
 
     @Describe('`desc` makes the sort descending.')
@@ -96,7 +112,8 @@ const ALIASES = {
   sort: ['sort', '_sort'],
 } as const;
 
-function invalid(field: string, rule: string): ValidationException {
+/** The 400 of a query parameter: `Invalid value for 'field'. <rule>` under "Invalid query parameter format". */
+export function invalidQueryValue(field: string, rule: string): ValidationException {
   return new ValidationException([{ field, message: Messages.invalidValue(field, rule) }], Messages.invalidQuery());
 }
 
@@ -104,7 +121,7 @@ function invalid(field: string, rule: string): ValidationException {
 function aliased(query: PagedQueryDto, names: readonly (keyof PagedQueryDto)[]): [string, string] | [] {
   const given = names.filter((name) => query[name] !== undefined);
   if (given.length > 1) {
-    throw invalid(given[1], Rules.notWith(given[0]));
+    throw invalidQueryValue(given[1], Rules.notWith(given[0]));
   }
   return given.length === 1 ? [given[0], query[given[0]]!] : [];
 }
@@ -114,7 +131,7 @@ export function pagingOf(query: PagedQueryDto): { sort: Sort; page?: Page } {
   const [, limit] = aliased(query, ALIASES.limit);
   const [offsetName, offset] = aliased(query, ALIASES.offset);
   if (offsetName !== undefined && limit === undefined) {
-    throw invalid(offsetName, Rules.onlyWith('limit'));
+    throw invalidQueryValue(offsetName, Rules.onlyWith('limit'));
   }
   let sortText = aliased(query, ALIASES.sort)[1] ?? 'id';
   if (query._order === 'desc' && !sortText.startsWith('-')) {

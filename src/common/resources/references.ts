@@ -50,6 +50,8 @@ export function RefersTo(parent: ResourceName, names: DependentNames): PropertyD
 
 /** Whether a row of a parent resource exists; each resource answers for its own name. */
 export interface ParentLookup {
+  /** The parent's entity. */
+  entity: EntityTarget<ObjectLiteral>;
   exists(id: string | number, manager: EntityManager): Promise<boolean>;
   /** Locks the parent's row until the transaction ends (PostgreSQL), so no new reference to it can commit. */
   lock(id: number, manager: EntityManager): Promise<void>;
@@ -83,6 +85,15 @@ export class References {
   /** Called by each resource (VersionedResource): how to find a row of `resource`. */
   registerParent(resource: ResourceName, lookup: ParentLookup): void {
     this.parents.set(resource, lookup);
+  }
+
+  /** The entity a reference column of `entity` points at. */
+  parentEntity(entity: EntityTarget<ObjectLiteral>, property: string): EntityTarget<ObjectLiteral> {
+    const reference = this.of(entity).find((candidate) => candidate.property === property);
+    if (reference === undefined) {
+      throw new Error(`'${property}' is no reference column of its entity.`);
+    }
+    return this.lookup(reference.parent).entity;
   }
 
   /** The referring columns of an entity. */

@@ -30,6 +30,7 @@ export class VersionedResource<T extends Versioned> {
     private readonly references: References,
   ) {
     references.registerParent(name, {
+      entity: records.entity,
       exists: (id, inside) => this.exists(id, inside),
       lock: (id, inside) => records.lock(id, inside),
     });
@@ -62,7 +63,12 @@ export class VersionedResource<T extends Versioned> {
 
   private async build(query: ListQuery<T>): Promise<Built> {
     await this.references.assertFilteredParentsExist(this.records.entity, query.where);
-    const read = await this.lists.read(query, this.answers.maxAnswerBytes);
+    const through = query.near?.through;
+    const source =
+      through === undefined
+        ? undefined
+        : { entity: this.references.parentEntity(this.records.entity, through), column: through };
+    const read = await this.lists.read(query, this.answers.maxAnswerBytes, source);
     if ('json' in read) {
       const list = await JsonList.whole(Buffer.from(read.json));
       const page = query.page === undefined ? undefined : { ...query.page, total: read.total! };

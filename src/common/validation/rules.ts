@@ -113,11 +113,14 @@ export const IsOptionalText = (max: number) =>
     pattern: NO_NUL,
   });
 
-export const IsOneOf = (values: readonly string[]) =>
-  rule('isOneOf', Rules.oneOf(values), (v) => typeof v === 'string' && values.includes(v), {
-    type: 'string',
-    enum: [...values],
-  });
+/** One of `values`; `alsoAccepted` pass too (another rule decides when) without being named in the message. */
+export const IsOneOf = (values: readonly string[], alsoAccepted: readonly string[] = []) =>
+  rule(
+    'isOneOf',
+    Rules.oneOf(values),
+    (v) => typeof v === 'string' && (values.includes(v) || alsoAccepted.includes(v)),
+    { type: 'string', enum: [...values, ...alsoAccepted] },
+  );
 
 /**
  * A query value naming one or more of `values`, separated by commas (`cat,dog`); each must

@@ -1,4 +1,4 @@
-import { PagedQuery } from '../../common/resources/paging.js';
+import { LocatedQuery } from '../../common/resources/near.js';
 import { IsCalendarDate, IsIdText, IsIntegerText, IsOneOrMoreOf, IsText } from '../../common/validation/rules.js';
 import { GENDERS, SIZES, SPECIES, STATUSES } from '../pet.entity.js';
 
@@ -7,8 +7,9 @@ export const PET_SORT_FIELDS = ['id', 'name', 'age_months', 'intake_date'] as co
 /**
  * Filters of GET /pets, all optional and combined with AND; values arrive as text. The
  * four enumerated fields take one value or several separated by commas (any of them).
+ * `location` and `distance` search by the pets' shelters' places.
  */
-export class PetQueryDto extends PagedQuery(PET_SORT_FIELDS) {
+export class PetQueryDto extends LocatedQuery(PET_SORT_FIELDS) {
   @IsOneOrMoreOf(SPECIES)
   species?: string;
 

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 
+import { Located } from '../../common/openapi/located.js';
 import { STATUSES } from '../pet.entity.js';
 import { CreatePetDto } from './create-pet.dto.js';
 
@@ -8,6 +9,9 @@ export class PetResponse extends CreatePetDto {
   @ApiProperty({ type: 'integer', minimum: 1, description: 'Assigned by the service; never changes.' })
   id!: number;
 }
+
+/** An item of the list: the pet, plus `distance` in a location search. */
+export class PetListItem extends Located(PetResponse, 'PetListItem') {}
 
 /** One entry of `GET /pets/{id}/history`. */
 export class PetStatusChangeResponse {

@@ -1,4 +1,4 @@
-import { PagedQuery } from '../../common/resources/paging.js';
+import { LocatedQuery } from '../../common/resources/near.js';
 
-/** GET /shelters takes paging and sorting parameters only; any other is reported as unknown. */
-export class ShelterQueryDto extends PagedQuery(['id', 'name']) {}
+/** GET /shelters takes paging, sorting and a location search; any other parameter is reported as unknown. */
+export class ShelterQueryDto extends LocatedQuery(['id', 'name']) {}
