@@ -20,6 +20,7 @@
  *   --only=express,fastify,json-server   servers to run (names above)
  *   --scenario=shelters                  scenarios whose name contains this (several: comma-separated)
  *   --skip-large                         no 100,000-pet list
+ *   --skip-near                          no location search over 100,000 pets in 5,000 shelters (bench/near.mjs)
  *   --postgres                           the service and the baseline on PostgreSQL (BENCH_POSTGRES_URL,
  *                                        default postgres://postgres@127.0.0.1:5432/test, names the
  *                                        server; the bench makes its own databases and drops them)
@@ -63,12 +64,14 @@ import {
   stop,
   waitFor,
 } from './processes.mjs';
+import { describeNear, measureNear, NEAR_TARGET_MS } from './near.mjs';
 
 const { values: options } = parseArgs({
   options: {
     only: { type: 'string' },
     scenario: { type: 'string' },
     'skip-large': { type: 'boolean', default: false },
+    'skip-near': { type: 'boolean', default: false },
     postgres: { type: 'boolean', default: false },
     'wait-quiet': { type: 'string' },
   },
@@ -615,6 +618,12 @@ function targetChecks(results) {
         (missing ? ` (${missing} read scenario(s) not measured)` : ''),
     );
   }
+  const near = results.location_search;
+  add(
+    `location search median < ${NEAR_TARGET_MS} ms (100,000 pets in 5,000 shelters, distance=50, limit=20)`,
+    near ? near.median_ms < NEAR_TARGET_MS : null,
+    near ? `median ${near.median_ms} ms, p99 ${near.p99_ms} ms` : 'not measured (--skip-near)',
+  );
   const service = figures('fastify', idLookup)?.cpu_us_per_request;
   const floor = figures('floor-fastify', idLookup)?.cpu_us_per_request;
   const pipeline = 'pipeline CPU per request on Fastify (service − framework floor, GET /pets/{id}) ≤ 40 µs';
@@ -682,6 +691,13 @@ try {
     }
   }
 
+  if (!options['skip-near']) {
+    const databaseUrl = POSTGRES
+      ? await createDatabase(`${databasePrefix}_near`)
+      : `sqlite:${join(work, 'near.sqlite')}`;
+    results.location_search = await measureNear({ databaseUrl, serviceEnv, work, label: MODE });
+  }
+
   console.log(
     `\nResults (${MODE}): ratios are of requests/s; "CPU µs/req" is the server's user + system time per ` +
       `request${OWN_DATABASES ? ', "DB µs/req" PostgreSQL\'s' : ''}; "others" is the CPU other processes ` +
@@ -698,6 +714,9 @@ try {
         `${figures.ms_per_list} ms; RSS ${figures.rss_before_mb} -> ${figures.rss_peak_mb} MB ` +
         `(growth ${figures.rss_growth_mb} MB)`,
     );
+  }
+  if (results.location_search) {
+    console.log(describeNear(POSTGRES ? 'PostgreSQL' : 'SQLite', results.location_search));
   }
   const wrong = targets.flatMap((target) =>
     Object.entries(results[target.name].scenarios)

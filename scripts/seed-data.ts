@@ -2,7 +2,7 @@
 const SHELTER_PROFILES = [
   {
     name: 'Happy Tails Rescue',
-    address: '12 Main St, Springfield',
+    address: '12 Main St, Portland, OR 97202',
     phone: '+1-555-123-4567',
     email: 'hello@happytails.org',
     hours: 'Mon-Fri 9:00-17:00, Sat 10:00-14:00',
@@ -10,7 +10,7 @@ const SHELTER_PROFILES = [
   },
   {
     name: 'Riverside Animal Shelter',
-    address: '480 River Rd, Shelbyville',
+    address: '480 River Rd, Portland, OR 97217',
     phone: '+1-555-234-5678',
     email: 'adopt@riverside-shelter.org',
     hours: 'Tue-Sun 11:00-18:00',
@@ -18,7 +18,7 @@ const SHELTER_PROFILES = [
   },
   {
     name: 'Whisker Haven Cat Sanctuary',
-    address: '7 Elm Ct, Capital City',
+    address: '7 Elm Ct, Salem, OR 97301',
     phone: '+1-555-345-6789',
     email: 'cats@whiskerhaven.org',
     hours: 'Daily 12:00-19:00',
@@ -26,7 +26,7 @@ const SHELTER_PROFILES = [
   },
   {
     name: 'Second Chance Dog Rescue',
-    address: '2215 Oak Ave, Ogdenville',
+    address: '2215 Oak Ave, Eugene, OR 97401',
     phone: '+1-555-456-7890',
     email: 'info@secondchancedogs.org',
     hours: 'Wed-Sun 10:00-16:00',
@@ -34,7 +34,7 @@ const SHELTER_PROFILES = [
   },
   {
     name: 'North Haverbrook Humane Society',
-    address: '99 Monorail Way, North Haverbrook',
+    address: '99 Monorail Way, Seattle, WA 98101',
     phone: '+1-555-567-8901',
     email: 'contact@nhhumane.org',
     hours: 'Mon-Sat 9:00-17:00',

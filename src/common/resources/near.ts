@@ -43,7 +43,6 @@ export function LocatedQuery(sortFields: readonly string[]) {
   class LocatedQueryDto extends PagedQuery(sortFields, ['distance']) {
     @Satisfies('isLocation', isLocation, () => LOCATION_RULE, {
       type: 'string',
-      example: '97202',
       description:
         `${LOCATION_RULE} Latitude −90 to 90, longitude −180 to 180, in decimal degrees (\`45.5231,-122.6765\`). ` +
         'Keeps the items whose shelter lies within `distance` of it, ordered by distance unless `sort` says otherwise; ' +
@@ -55,7 +54,6 @@ export function LocatedQuery(sortFields: readonly string[]) {
       type: 'number',
       minimum: 1,
       maximum: MAX_MILES,
-      example: 50,
       description: `${DISTANCE_RULE} ${Rules.onlyWith('location')} Miles, great-circle, default ${DEFAULT_MILES}.`,
     })
     distance?: string;
