@@ -16,7 +16,7 @@ import pg from 'pg';
 import { codes } from 'zipcodes';
 
 import { migrateWithService, pet } from './data.mjs';
-import { freePort, serviceEntry, start, stop, waitFor } from './processes.mjs';
+import { freePort, serviceEntry, serviceEnv, start, stop, waitFor } from './processes.mjs';
 
 export const NEAR_SHELTERS = 5_000;
 export const NEAR_PETS = 100_000;
@@ -127,7 +127,7 @@ const percentile = (sorted, fraction) => sorted[Math.min(sorted.length - 1, Math
  * Builds the data on one database (`databaseUrl`: `sqlite:<file>` or a PostgreSQL database the
  * caller created and drops), starts the service on it and measures. Returns the figures.
  */
-export async function measureNear({ databaseUrl, serviceEnv, work, label }) {
+export async function measureNear({ databaseUrl, work, label }) {
   const zips = shelterZips();
   const started = Date.now();
   await migrateWithService(databaseUrl, join(work, `near-${label}-migrate.log`), await freePort());
@@ -187,16 +187,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const { mkdtempSync, rmSync } = await import('node:fs');
   const { tmpdir } = await import('node:os');
   const work = mkdtempSync(join(tmpdir(), 'adoption-near-'));
-  const env = (url, adapter, port) => ({
-    DATABASE_URL: url,
-    HTTP_ADAPTER: adapter,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'info',
-    LOG_FORMAT: 'json',
-    RATE_LIMIT_PER_MINUTE: '1000000000',
-    RATE_LIMIT_PER_DAY: '1000000000000',
-  });
   const adminUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
   const name = `adoption_near_${process.pid}`;
   const adminQuery = async (sql) => {
@@ -211,7 +201,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   try {
     const sqlite = await measureNear({
       databaseUrl: `sqlite:${join(work, 'near.sqlite')}`,
-      serviceEnv: env,
       work,
       label: 'SQLite',
     });
@@ -220,7 +209,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       await adminQuery(`CREATE DATABASE "${name}"`);
       const url = new URL(adminUrl);
       url.pathname = `/${name}`;
-      const postgres = await measureNear({ databaseUrl: url.toString(), serviceEnv: env, work, label: 'PostgreSQL' });
+      const postgres = await measureNear({ databaseUrl: url.toString(), work, label: 'PostgreSQL' });
       console.log(describeNear('PostgreSQL', postgres));
     }
   } finally {

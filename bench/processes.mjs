@@ -321,3 +321,19 @@ export function cpuMeter(pid, databaseName) {
     };
   };
 }
+
+/** The service's environment as users run it. */
+export function serviceEnv(url, adapter, port) {
+  return {
+    DATABASE_URL: url,
+    HTTP_ADAPTER: adapter,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    // As it is run: one JSON request line per request, written to a file.
+    LOG_LEVEL: 'info',
+    LOG_FORMAT: 'json',
+    // The limiter counts every request but never refuses one.
+    RATE_LIMIT_PER_MINUTE: '1000000000',
+    RATE_LIMIT_PER_DAY: '1000000000000',
+  };
+}

@@ -59,6 +59,7 @@ import {
   root,
   rssMb,
   serviceEntry,
+  serviceEnv,
   snapshotService,
   start,
   stop,
@@ -348,21 +349,6 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
     process.stderr.write(`\n${signal}: stopping the servers and removing the bench's data\n`);
     void cleanUp().finally(() => process.exit(130));
   });
-}
-
-function serviceEnv(url, adapter, port) {
-  return {
-    DATABASE_URL: url,
-    HTTP_ADAPTER: adapter,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    // As it is run: one JSON request line per request, written to a file.
-    LOG_LEVEL: 'info',
-    LOG_FORMAT: 'json',
-    // The limiter counts every request but never refuses one.
-    RATE_LIMIT_PER_MINUTE: '1000000000',
-    RATE_LIMIT_PER_DAY: '1000000000000',
-  };
 }
 
 const jsonServerPackage = join(root, 'node_modules', 'json-server', 'package.json');
@@ -695,7 +681,7 @@ try {
     const databaseUrl = POSTGRES
       ? await createDatabase(`${databasePrefix}_near`)
       : `sqlite:${join(work, 'near.sqlite')}`;
-    results.location_search = await measureNear({ databaseUrl, serviceEnv, work, label: MODE });
+    results.location_search = await measureNear({ databaseUrl, work, label: MODE });
   }
 
   console.log(
