@@ -801,5 +801,6 @@ describe(`fuzzing every endpoint (${onPostgres ? 'PostgreSQL' : 'SQLite'}, ${ADA
         JSON.stringify(Object.fromEntries([...statuses].sort(([a], [b]) => a - b))) +
         `; database matches the acknowledged writes (${model.pets.size} pets, ${model.shelters.size} shelters)`,
     );
-  });
+    // 5,000 cases take 10–35 s, depending on the database and on the specs running beside it.
+  }, 120_000);
 });
