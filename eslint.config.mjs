@@ -20,6 +20,8 @@ const ALLOWED = {
   'rate-limit': ['auth', 'common', 'config'],
   idempotency: ['auth', 'common', 'config', 'database'],
   health: ['auth', 'common', 'config', 'database', 'rate-limit'],
+  // Interests are a pet's: they read the pet they belong to, and need a token for every read.
+  interests: ['auth', 'common', 'config', 'database', 'idempotency', 'pets'],
 };
 
 /** An import leaving the folder for one not in `allowed`, from a file `depth` folders below src/<folder>/. */

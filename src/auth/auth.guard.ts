@@ -27,9 +27,9 @@ const AUTH_REQUIREMENT = 'authRequirement';
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export const RequireAuth = (requirement: AuthRequirement) =>
-  requirement === 'admin'
-    ? applyDecorators(SetMetadata(AUTH_REQUIREMENT, requirement), ApiBearerAuth(SECURITY_SCHEMES.admin))
-    : SetMetadata(AUTH_REQUIREMENT, requirement);
+  requirement === 'none'
+    ? SetMetadata(AUTH_REQUIREMENT, requirement)
+    : applyDecorators(SetMetadata(AUTH_REQUIREMENT, requirement), ApiBearerAuth(SECURITY_SCHEMES[requirement]));
 
 @Injectable()
 export class AuthGuard implements CanActivate {

@@ -12,11 +12,13 @@ import type { DataSourceOptions } from 'typeorm';
 import { InitialSchema1763800000000 } from './migrations/1763800000000-initial-schema.js';
 import { ListsHistoryIdempotency1763900000000 } from './migrations/1763900000000-lists-history-idempotency.js';
 import { ShelterLocation1764000000000 } from './migrations/1764000000000-shelter-location.js';
+import { Interests1764100000000 } from './migrations/1764100000000-interests.js';
 
 export const migrations = [
   InitialSchema1763800000000,
   ListsHistoryIdempotency1763900000000,
   ShelterLocation1764000000000,
+  Interests1764100000000,
 ];
 
 const SQLITE_PREFIX = 'sqlite:';

@@ -16,5 +16,6 @@ import { PetsService } from './pets.service.js';
   ],
   controllers: [PetsController],
   providers: [PetsService],
+  exports: [PetsService],
 })
 export class PetsModule {}

@@ -68,6 +68,11 @@ export class PetsService {
     return this.store.findOrFail(id);
   }
 
+  /** The pet, held until the transaction ends (another module's write that depends on it), or its 404. */
+  findLocked(id: string, manager: EntityManager): Promise<Pet> {
+    return this.store.findLocked(id, manager);
+  }
+
   /** The pet's statuses, oldest first, each with the time it was set; 404 for an unknown pet. */
   async history(id: string): Promise<PetStatusChange[]> {
     const pet = await this.store.findOrFail(id);

@@ -46,6 +46,9 @@ export const Messages = {
   invalidQuery: () => 'Invalid query parameter format',
   idempotencyKeyReused: () => 'Idempotency-Key was already used with a different request body.',
   idempotencyInProgress: () => 'A request with this Idempotency-Key is still in progress.',
+  petAdopted: (id: string) => `Pet with 'id' ${id} has been adopted and takes no more interest.`,
+  openInterestExists: (petId: string, interestId: number) =>
+    `An open interest from this email in pet ${petId} already exists (id ${interestId}).`,
   invalidId: (resource: ResourceName) => `Invalid ${resource} 'id'. Must be a positive integer.`,
   notFound: (resource: ResourceName, id: string) => notFoundSentence(resource, id),
   endpointNotFound: () => 'The requested endpoint does not exist.',

@@ -8,7 +8,8 @@
  *     when a shelter that is still referred to is deleted, every referring module counted in
  *     the delete's own transaction (the shelter's row locked first on PostgreSQL, so no
  *     referring row can appear between the count and the delete).
- * Neither side imports the other: they meet through resource names.
+ * Neither side imports the other: they meet through resource names. A reference declared
+ * `deletedWithParent` is deleted with its parent by the foreign key instead of answering 409.
  */
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -23,6 +24,11 @@ const REFERENCES = Symbol('references');
 export interface DependentNames {
   one: string;
   many: string;
+  /**
+   * The referring rows go with their parent (the foreign key deletes them: `ON DELETE
+   * CASCADE`), so they never keep the parent from being deleted: a pet's interests.
+   */
+  deletedWithParent?: boolean;
 }
 
 interface Declared {
@@ -153,7 +159,7 @@ export class References {
   ): Promise<void> {
     // Named in alphabetical order, whatever order the modules were loaded in.
     const dependents = this.all()
-      .filter((reference) => reference.parent === resource)
+      .filter((reference) => reference.parent === resource && !reference.names.deletedWithParent)
       .sort((a, b) => a.names.many.localeCompare(b.names.many));
     if (dependents.length === 0) {
       return;

@@ -46,6 +46,18 @@ export class VersionedResource<T extends Versioned> {
     return row;
   }
 
+  /**
+   * The row, held until the transaction of `manager` ends (PostgreSQL; SQLite writes one at a
+   * time anyway), so that what a write decides from it stays true until it commits; or the 404.
+   */
+  async findLocked(id: string, manager: EntityManager): Promise<T> {
+    const key = storedId(id);
+    if (key !== undefined) {
+      await this.records.lock(key, manager);
+    }
+    return this.findOrFail(id, manager);
+  }
+
   /** Whether a row with this id exists. */
   async exists(id: string | number, manager?: EntityManager): Promise<boolean> {
     const key = storedId(id);
