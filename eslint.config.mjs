@@ -11,7 +11,7 @@ import tseslint from 'typescript-eslint';
  * The application module and main.ts assemble everything and are not restricted.
  */
 const COMMON_LAYERS = ['geo', 'errors', 'validation', 'resources', 'http', 'openapi'];
-const RESOURCE_MODULE = ['common', 'config', 'database', 'idempotency'];
+const RESOURCE_MODULE = ['common', 'config', 'database', 'events', 'idempotency'];
 const ALLOWED = {
   config: [],
   database: ['common', 'config'],
@@ -21,7 +21,9 @@ const ALLOWED = {
   idempotency: ['auth', 'common', 'config', 'database'],
   health: ['auth', 'common', 'config', 'database', 'rate-limit'],
   // Interests are a pet's: they read the pet they belong to, and need a token for every read.
-  interests: ['auth', 'common', 'config', 'database', 'idempotency', 'pets'],
+  interests: ['auth', 'common', 'config', 'database', 'events', 'idempotency', 'pets'],
+  // Events name no feature: resources hand the outbox their changes.
+  events: ['auth', 'common', 'config', 'database'],
 };
 
 /** An import leaving the folder for one not in `allowed`, from a file `depth` folders below src/<folder>/. */

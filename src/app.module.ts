@@ -27,6 +27,7 @@ import { DatabaseModule } from './database/database.module.js';
 import { HealthModule } from './health/health.module.js';
 import { LoggingModule } from './logging/logging.module.js';
 import { RequestLog } from './logging/request-log.js';
+import { EventsModule } from './events/events.module.js';
 import { InterestsModule } from './interests/interests.module.js';
 import { PetsModule } from './pets/pets.module.js';
 import { SheltersModule } from './shelters/shelters.module.js';
@@ -44,6 +45,7 @@ import { SheltersModule } from './shelters/shelters.module.js';
     SheltersModule,
     PetsModule,
     InterestsModule,
+    EventsModule,
   ],
   providers: [
     RateLimiter,

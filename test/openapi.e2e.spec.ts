@@ -96,7 +96,14 @@ describe('OpenAPI document', () => {
       expect(document.tags.map((tag) => tag.name)).toEqual(expect.arrayContaining(operation.tags ?? ['untagged']));
     }
     expect(ids).toEqual(expect.arrayContaining(['listPets', 'getPet', 'getShelter', 'getShelterSingular', 'headPet']));
-    expect(document.tags.map((tag) => tag.name)).toEqual(['pets', 'shelters', 'interests', 'tokens', 'health']);
+    expect(document.tags.map((tag) => tag.name)).toEqual([
+      'pets',
+      'shelters',
+      'interests',
+      'tokens',
+      'webhooks',
+      'health',
+    ]);
     for (const tag of document.tags) {
       expect(tag.description).toMatch(/^[A-Z].*\.$/);
     }
@@ -178,8 +185,8 @@ describe('OpenAPI document', () => {
       } else {
         expect(statuses).toEqual(expect.arrayContaining(['400']));
       }
-      // Reads are open but for token management and interests (personal data).
-      const tokenRead = path.startsWith('/auth/') || path.includes('interests');
+      // Reads are open but for token and webhook management and interests (personal data).
+      const tokenRead = path.startsWith('/auth/') || path.startsWith('/webhooks') || path.includes('interests');
       if (method === 'OPTIONS' || (['GET', 'HEAD'].includes(method) && !tokenRead)) {
         expect([method, path, operation.security]).toEqual([method, path, []]);
       } else if (method !== 'OPTIONS') {

@@ -47,6 +47,10 @@ export interface AppConfig {
    * proxies (a hop count), or proxies at these addresses, subnets (CIDR) or named ranges.
    */
   trustProxy: false | number | string[];
+  /** Delays between attempts of a webhook delivery, in ms; the last repeats until three days have passed. */
+  webhookRetryScheduleMs: number[];
+  /** Whether webhook URLs may lead to loopback, private, link-local or metadata addresses (always so in development). */
+  webhookAllowPrivate: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -84,6 +88,8 @@ export const DEFAULTS = {
   LIST_CACHE_MB: '64',
   LIST_CACHE_TTL_MS: '1000',
   MAX_STREAMED_LISTS: '8',
+  WEBHOOK_RETRY_SCHEDULE: '5s,30s,2m,10m,1h,6h,12h',
+  WEBHOOK_ALLOW_PRIVATE: 'false',
 } as const;
 
 export class ConfigError extends Error {
@@ -238,7 +244,25 @@ export function loadAppConfig(env: Env): AppConfig {
     listCacheTtlMs: integer(env, 'LIST_CACHE_TTL_MS', 0, 3_600_000),
     maxStreamedLists: integer(env, 'MAX_STREAMED_LISTS', 1, 10_000),
     trustProxy: trustProxy(env),
+    webhookRetryScheduleMs: retrySchedule(env),
+    webhookAllowPrivate:
+      authMode === 'development' || oneOf(env, 'WEBHOOK_ALLOW_PRIVATE', ['true', 'false'] as const) === 'true',
   };
+}
+
+const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
+
+/** `WEBHOOK_RETRY_SCHEDULE`: comma-separated durations (`500ms`, `5s`, `2m`, `1h`; a bare number is ms). */
+function retrySchedule(env: Env): number[] {
+  const raw = read(env, 'WEBHOOK_RETRY_SCHEDULE');
+  const delays = raw.split(',').map((part) => {
+    const match = /^\s*(\d{1,9})(ms|s|m|h)?\s*$/.exec(part);
+    return match === null ? NaN : Number(match[1]) * DURATION_UNITS[match[2] ?? 'ms'];
+  });
+  if (delays.some((delay) => !Number.isSafeInteger(delay) || delay > 7 * 86_400_000)) {
+    throw new ConfigError('WEBHOOK_RETRY_SCHEDULE', 'must be comma-separated durations such as 5s,30s,2m,1h', raw);
+  }
+  return delays;
 }
 
 /** The namespaced configuration provider; inject with `@Inject(appConfig.KEY)`. */

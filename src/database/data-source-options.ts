@@ -13,12 +13,14 @@ import { InitialSchema1763800000000 } from './migrations/1763800000000-initial-s
 import { ListsHistoryIdempotency1763900000000 } from './migrations/1763900000000-lists-history-idempotency.js';
 import { ShelterLocation1764000000000 } from './migrations/1764000000000-shelter-location.js';
 import { Interests1764100000000 } from './migrations/1764100000000-interests.js';
+import { EventsWebhooks1764200000000 } from './migrations/1764200000000-events-webhooks.js';
 
 export const migrations = [
   InitialSchema1763800000000,
   ListsHistoryIdempotency1763900000000,
   ShelterLocation1764000000000,
   Interests1764100000000,
+  EventsWebhooks1764200000000,
 ];
 
 const SQLITE_PREFIX = 'sqlite:';

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 
 import { ResourcesModule } from '../common/resources/resources.module.js';
+import { EventsModule } from '../events/events.module.js';
 import { IdempotencyModule } from '../idempotency/idempotency.module.js';
 import { PetsModule } from '../pets/pets.module.js';
 import { Interest } from './interest.entity.js';
@@ -8,7 +9,7 @@ import { InterestsController, PetInterestsController } from './interests.control
 import { InterestsService } from './interests.service.js';
 
 @Module({
-  imports: [IdempotencyModule, PetsModule, ResourcesModule.forFeature(Interest, 'interest')],
+  imports: [EventsModule, IdempotencyModule, PetsModule, ResourcesModule.forFeature(Interest, 'interest')],
   controllers: [InterestsController, PetInterestsController],
   providers: [InterestsService],
 })

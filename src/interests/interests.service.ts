@@ -9,6 +9,7 @@ import { pagingOf } from '../common/resources/paging.js';
 import { InjectResource } from '../common/resources/resources.module.js';
 import type { VersionedResource } from '../common/resources/versioned-resource.js';
 import { Transactions } from '../database/transactions.js';
+import { Outbox } from '../events/outbox.js';
 import { PetsService } from '../pets/pets.service.js';
 import type { CreateInterestDto, UpdateInterestDto } from './dto/create-interest.dto.js';
 import type { InterestQueryDto } from './dto/interest-query.dto.js';
@@ -20,6 +21,7 @@ export class InterestsService {
     private readonly transactions: Transactions,
     private readonly pets: PetsService,
     @InjectResource(Interest) private readonly store: VersionedResource<Interest>,
+    private readonly outbox: Outbox,
   ) {}
 
   /** The matching interests; with `petId` (GET /pets/{id}/interests), that pet's, or its 404. */
@@ -66,7 +68,7 @@ export class InterestsService {
       if (open !== null) {
         throw new ApiException(409, Messages.openInterestExists(String(pet.id), open.id));
       }
-      return this.store.create(
+      const interest = await this.store.create(
         {
           pet_id: pet.id,
           shelter_id: pet.shelter_id,
@@ -80,10 +82,16 @@ export class InterestsService {
         },
         manager,
       );
+      await this.outbox.record(manager, 'interest.created', interest, interest.shelter_id);
+      return interest;
     });
   }
 
   update(id: string, dto: UpdateInterestDto, ifMatch?: string): Promise<Interest> {
-    return this.transactions.run((manager) => this.store.update(manager, id, { status: dto.status }, ifMatch));
+    return this.transactions.run(async (manager) => {
+      const interest = await this.store.update(manager, id, { status: dto.status }, ifMatch);
+      await this.outbox.record(manager, 'interest.updated', interest, interest.shelter_id);
+      return interest;
+    });
   }
 }

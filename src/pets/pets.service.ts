@@ -8,6 +8,7 @@ import type { ListPage } from '../common/resources/paging.js';
 import { InjectResource } from '../common/resources/resources.module.js';
 import type { VersionedResource } from '../common/resources/versioned-resource.js';
 import { Transactions } from '../database/transactions.js';
+import { Outbox } from '../events/outbox.js';
 import type { CreatePetDto } from './dto/create-pet.dto.js';
 import type { PetQueryDto } from './dto/pet-query.dto.js';
 import type { UpdatePetDto } from './dto/update-pet.dto.js';
@@ -25,6 +26,7 @@ export class PetsService {
     @InjectRepository(Pet) private readonly pets: Repository<Pet>,
     private readonly transactions: Transactions,
     @InjectResource(Pet) private readonly store: VersionedResource<Pet>,
+    private readonly outbox: Outbox,
   ) {}
 
   /** The matching pets, in the asked order or by id, whole or one page (a long list is streamed). */
@@ -83,6 +85,7 @@ export class PetsService {
     return this.transactions.run(async (manager) => {
       const pet = await this.store.create(columnsOf(dto), manager);
       await recordStatus(manager, pet);
+      await this.outbox.record(manager, 'pet.created', pet, pet.shelter_id);
       return pet;
     });
   }
@@ -97,15 +100,26 @@ export class PetsService {
       const pet = await this.store.update(manager, id, columnsOf(dto), ifMatch, (current) => {
         previousStatus = current.status;
       });
+      await this.outbox.record(manager, 'pet.updated', pet, pet.shelter_id);
       if (pet.status !== previousStatus) {
         await recordStatus(manager, pet);
+        await this.outbox.record(
+          manager,
+          'pet.status_changed',
+          { ...pet.toJSON(), from: previousStatus, to: pet.status },
+          pet.shelter_id,
+        );
       }
       return pet;
     });
   }
 
   remove(id: string, ifMatch?: string): Promise<Pet> {
-    return this.transactions.run((manager) => this.store.remove(manager, id, ifMatch));
+    return this.transactions.run(async (manager) => {
+      const pet = await this.store.remove(manager, id, ifMatch);
+      await this.outbox.record(manager, 'pet.deleted', pet, pet.shelter_id);
+      return pet;
+    });
   }
 }
 

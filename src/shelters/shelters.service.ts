@@ -7,6 +7,7 @@ import type { ListPage } from '../common/resources/paging.js';
 import { InjectResource } from '../common/resources/resources.module.js';
 import type { VersionedResource } from '../common/resources/versioned-resource.js';
 import { Transactions } from '../database/transactions.js';
+import { Outbox } from '../events/outbox.js';
 import type { CreateShelterDto } from './dto/create-shelter.dto.js';
 import type { ShelterQueryDto } from './dto/shelter-query.dto.js';
 import type { UpdateShelterDto } from './dto/update-shelter.dto.js';
@@ -17,6 +18,7 @@ export class SheltersService {
   constructor(
     private readonly transactions: Transactions,
     @InjectResource(Shelter) private readonly store: VersionedResource<Shelter>,
+    private readonly outbox: Outbox,
   ) {}
 
   /** Every shelter, in the asked order or by id, whole or one page (a long list is streamed). */
@@ -35,7 +37,11 @@ export class SheltersService {
 
   async create(dto: CreateShelterDto): Promise<Shelter> {
     const columns = await columnsOf(dto);
-    return this.transactions.run((manager) => this.store.create(columns, manager));
+    return this.transactions.run(async (manager) => {
+      const shelter = await this.store.create(columns, manager);
+      await this.outbox.record(manager, 'shelter.created', shelter, shelter.id);
+      return shelter;
+    });
   }
 
   replace(id: string, dto: CreateShelterDto, ifMatch?: string): Promise<Shelter> {
@@ -44,12 +50,20 @@ export class SheltersService {
 
   async update(id: string, dto: UpdateShelterDto, ifMatch?: string): Promise<Shelter> {
     const columns = await columnsOf(dto);
-    return this.transactions.run((manager) => this.store.update(manager, id, columns, ifMatch));
+    return this.transactions.run(async (manager) => {
+      const shelter = await this.store.update(manager, id, columns, ifMatch);
+      await this.outbox.record(manager, 'shelter.updated', shelter, shelter.id);
+      return shelter;
+    });
   }
 
   /** 409 while pets (or any resource that refers to shelters) still refer to it: see References. */
   remove(id: string, ifMatch?: string): Promise<Shelter> {
-    return this.transactions.run((manager) => this.store.remove(manager, id, ifMatch));
+    return this.transactions.run(async (manager) => {
+      const shelter = await this.store.remove(manager, id, ifMatch);
+      await this.outbox.record(manager, 'shelter.deleted', shelter, shelter.id);
+      return shelter;
+    });
   }
 }
 

@@ -22,6 +22,10 @@ export const Rules = {
   numberRange: (min: number, max: number) => `Must be a number from ${min} to ${max}.`,
   location: () => 'Must be a 5-digit US ZIP code or latitude,longitude.',
   unknownZip: (zip: string) => `Unknown ZIP code ${zip}.`,
+  eventList: (types: readonly string[]) =>
+    `Must be a non-empty array of distinct event types (${types.join(', ')}), or ["*"].`,
+  webhookUrl: (production: boolean) =>
+    production ? 'Must be an https URL of a public host.' : 'Must be an http or https URL.',
   boolean: () => 'Must be true or false.',
   positiveInteger: () => 'Must be a positive integer.',
   date: () => 'Must be a date in YYYY-MM-DD format.',

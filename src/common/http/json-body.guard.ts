@@ -7,7 +7,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-import { type CanActivate, type ExecutionContext, HttpStatus, Inject, Injectable } from '@nestjs/common';
+import { type CanActivate, type ExecutionContext, HttpStatus, Inject, Injectable, SetMetadata } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import getRawBody from 'raw-body';
 
 import { type AppConfig, appConfig } from '../../config/app.config.js';
@@ -19,14 +20,25 @@ const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 
 type RequestWithBody = IncomingMessage & { body?: unknown };
 
+const NO_BODY = 'noBody';
+
+/** An action route that takes no body (`POST /webhooks/{id}/test`): none is read, and no Content-Type is needed. */
+export const NoBody = () => SetMetadata(NO_BODY, true);
+
 @Injectable()
 export class JsonBodyGuard implements CanActivate {
-  constructor(@Inject(appConfig.KEY) private readonly config: AppConfig) {}
+  /** Whether each handler takes no body, read once. */
+  private readonly bodiless = new WeakMap<object, boolean>();
+
+  constructor(
+    @Inject(appConfig.KEY) private readonly config: AppConfig,
+    private readonly reflector: Reflector,
+  ) {}
 
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     const http = context.switchToHttp();
     const req = http.getRequest<RequestWithBody & { raw?: IncomingMessage }>();
-    if (!METHODS_WITH_BODY.has(req.method ?? '')) {
+    if (!METHODS_WITH_BODY.has(req.method ?? '') || this.takesNoBody(context.getHandler())) {
       return true;
     }
     // Express hands Node's objects; Fastify wraps them and keeps them as `raw`.
@@ -35,6 +47,15 @@ export class JsonBodyGuard implements CanActivate {
       req.body = body;
       return true;
     });
+  }
+
+  private takesNoBody(handler: object): boolean {
+    let bodiless = this.bodiless.get(handler);
+    if (bodiless === undefined) {
+      bodiless = this.reflector.get<boolean | undefined>(NO_BODY, handler as () => unknown) === true;
+      this.bodiless.set(handler, bodiless);
+    }
+    return bodiless;
   }
 }
 

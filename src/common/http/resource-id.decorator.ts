@@ -10,21 +10,26 @@ import { InvalidIdException } from '../errors/api.exception.js';
 import type { ResourceName } from '../errors/messages.js';
 import { idSchema, isIdText } from '../validation/rules.js';
 
-const pathId = createParamDecorator((resource: ResourceName, context: ExecutionContext): string => {
-  const id = context.switchToHttp().getRequest<{ params: Record<string, string> }>().params.id;
-  if (!isIdText(id)) {
-    throw new InvalidIdException(resource);
-  }
-  return id;
-});
+const pathId = createParamDecorator(
+  ({ resource, param }: { resource: ResourceName; param: string }, context: ExecutionContext): string => {
+    const id = context.switchToHttp().getRequest<{ params: Record<string, string> }>().params[param];
+    if (!isIdText(id)) {
+      throw new InvalidIdException(resource);
+    }
+    return id;
+  },
+);
 
-/** The `{id}` path parameter of a resource; it also describes the parameter to OpenAPI. */
-export function ResourceId(resource: ResourceName): ParameterDecorator {
+/**
+ * The `{id}` path parameter of a resource (or another of its path, `{delivery_id}`); it also
+ * describes the parameter to OpenAPI.
+ */
+export function ResourceId(resource: ResourceName, param = 'id'): ParameterDecorator {
   return (target, key, index) => {
-    pathId(resource)(target, key, index);
+    pathId({ resource, param })(target, key, index);
     const descriptor = Object.getOwnPropertyDescriptor(target, key!)!;
     const { description, ...schema } = idSchema(resource);
-    ApiParam({ name: 'id', description, schema, example: 1 })(target, key!, descriptor);
+    ApiParam({ name: param, description, schema, example: 1 })(target, key!, descriptor);
     // Read by the OpenAPI builder to word the operation's 400 and 404 examples.
     ApiExtension(RESOURCE_EXTENSION, resource)(target, key, descriptor);
   };

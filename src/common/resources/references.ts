@@ -115,7 +115,8 @@ export class References {
   ): Promise<void> {
     for (const reference of this.of(entity)) {
       const id = (columns as Record<string, unknown>)[reference.property];
-      if (id !== undefined && !(await this.lookup(reference.parent).exists(id as number, manager))) {
+      // A reference may be optional: null names no parent.
+      if (id !== undefined && id !== null && !(await this.lookup(reference.parent).exists(id as number, manager))) {
         throw new UnknownReferenceException(reference.property, reference.parent, id);
       }
     }
