@@ -255,7 +255,7 @@ describe('the migration that adds shelters’ places', () => {
       const dataSource = app.get<DataSource>(getDataSourceToken());
       // Back to the schema before that migration (undoing the later ones too).
       const executed = async () =>
-        ((await dataSource.query('SELECT name FROM migrations')) as { name: string }[]).map((row) => row.name);
+        (await dataSource.query<{ name: string }[]>('SELECT name FROM migrations')).map((row) => row.name);
       while ((await executed()).includes('ShelterLocation1764000000000')) {
         await dataSource.undoLastMigration();
       }
