@@ -62,8 +62,27 @@ describe('loadAppConfig', () => {
     [{ TRUST_PROXY: '10.0.0.1,,10.0.0.2' }, 'TRUST_PROXY'],
     [{ TRUST_PROXY: 'proxy.internal' }, 'TRUST_PROXY'],
     [{ TRUST_PROXY: 'fd00::/129' }, 'TRUST_PROXY'],
+    [{ WEBHOOK_RETRY_SCHEDULE: '5s,soon' }, 'WEBHOOK_RETRY_SCHEDULE'],
+    [{ WEBHOOK_RETRY_SCHEDULE: '8d' }, 'WEBHOOK_RETRY_SCHEDULE'],
+    [{ AUTH_MODE: 'production', ADMIN_TOKEN: 'x'.repeat(32), WEBHOOK_ALLOW_PRIVATE: 'yes' }, 'WEBHOOK_ALLOW_PRIVATE'],
+    [{ EVENTS_AMQP_URL: 'rabbit:5672' }, 'EVENTS_AMQP_URL'],
   ])('stops on %p naming %s', (env, variable) => {
     expect(() => loadAppConfig(env)).toThrow(`Invalid configuration: ${variable} `);
+  });
+});
+
+describe('webhook settings', () => {
+  it('reads the retry schedule in ms, s, m and h, and allows private receivers in development only', () => {
+    expect(loadAppConfig({ WEBHOOK_RETRY_SCHEDULE: '250ms,5s,2m,1h,100' }).webhookRetryScheduleMs).toEqual([
+      250, 5_000, 120_000, 3_600_000, 100,
+    ]);
+    expect(loadAppConfig({}).webhookRetryScheduleMs).toEqual([
+      5_000, 30_000, 120_000, 600_000, 3_600_000, 21_600_000, 43_200_000,
+    ]);
+    expect(loadAppConfig({}).webhookAllowPrivate).toBe(true);
+    const production = { AUTH_MODE: 'production', ADMIN_TOKEN: 'x'.repeat(32) };
+    expect(loadAppConfig(production).webhookAllowPrivate).toBe(false);
+    expect(loadAppConfig({ ...production, WEBHOOK_ALLOW_PRIVATE: 'true' }).webhookAllowPrivate).toBe(true);
   });
 });
 

@@ -51,6 +51,8 @@ export interface AppConfig {
   webhookRetryScheduleMs: number[];
   /** Whether webhook URLs may lead to loopback, private, link-local or metadata addresses (always so in development). */
   webhookAllowPrivate: boolean;
+  /** With it, every event is also published to RabbitMQ (`adoption.events`, a durable topic exchange). */
+  eventsAmqpUrl: string | undefined;
 }
 
 type Env = Record<string, string | undefined>;
@@ -245,6 +247,7 @@ export function loadAppConfig(env: Env): AppConfig {
     maxStreamedLists: integer(env, 'MAX_STREAMED_LISTS', 1, 10_000),
     trustProxy: trustProxy(env),
     webhookRetryScheduleMs: retrySchedule(env),
+    eventsAmqpUrl: optionalUrl(env, 'EVENTS_AMQP_URL', /^amqps?:\/\/.+/, 'must be an amqp:// or amqps:// URL'),
     webhookAllowPrivate:
       authMode === 'development' || oneOf(env, 'WEBHOOK_ALLOW_PRIVATE', ['true', 'false'] as const) === 'true',
   };

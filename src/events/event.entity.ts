@@ -21,4 +21,8 @@ export class OutboxEvent {
 
   @Column({ type: Date })
   created_at!: Date;
+
+  /** When it was published to the message broker; null while it waits (only with EVENTS_AMQP_URL). */
+  @Column({ type: Date, nullable: true })
+  published_at!: Date | null;
 }

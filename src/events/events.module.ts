@@ -7,6 +7,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 
 import { ResourcesModule } from '../common/resources/resources.module.js';
+import { BrokerPublisher } from './broker-publisher.js';
 import { WebhookDispatcher } from './dispatcher.js';
 import { OutboxEvent } from './event.entity.js';
 import { Outbox } from './outbox.js';
@@ -22,7 +23,7 @@ import { WebhooksService } from './webhooks.service.js';
     ResourcesModule.forFeature(WebhookDelivery, 'delivery'),
   ],
   controllers: [WebhooksController],
-  providers: [Outbox, WebhooksService, WebhookDispatcher],
+  providers: [Outbox, WebhooksService, WebhookDispatcher, BrokerPublisher],
   exports: [Outbox],
 })
 export class EventsModule {}

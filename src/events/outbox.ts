@@ -3,9 +3,10 @@
  * causes it, with one delivery per webhook that wants it, so there is never a change without
  * its event nor an event without its change. The dispatcher sends them afterwards.
  */
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 
+import { type AppConfig, appConfig } from '../config/app.config.js';
 import { OutboxEvent } from './event.entity.js';
 import type { EventType } from './event-types.js';
 import { Webhook } from './webhook.entity.js';
@@ -16,6 +17,13 @@ export const messageIdOf = (eventId: number) => `evt_${eventId}`;
 
 @Injectable()
 export class Outbox {
+  /** Events wait for the broker only when there is one; otherwise they are born published. */
+  private readonly toBroker: boolean;
+
+  constructor(@Inject(appConfig.KEY) config: AppConfig) {
+    this.toBroker = config.eventsAmqpUrl !== undefined;
+  }
+
   /**
    * Records an event about `data` (the resource as the API shows it) inside the write's own
    * transaction; `shelterId` is the shelter it concerns, for webhooks of one shelter.

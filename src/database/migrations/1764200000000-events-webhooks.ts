@@ -23,7 +23,10 @@ export class EventsWebhooks1764200000000 implements MigrationInterface {
           { name: 'shelter_id', type: 'integer', isNullable: true },
           { name: 'payload', type: 'text' },
           { name: 'created_at', type: timestamp },
+          // When it was published to the message broker (EVENTS_AMQP_URL); null while it waits.
+          { name: 'published_at', type: timestamp, isNullable: true },
         ],
+        indices: [{ name: 'idx_events_unpublished', columnNames: ['published_at', 'id'] }],
       }),
     );
     await queryRunner.createTable(
