@@ -21,6 +21,7 @@
  *   --scenario=shelters                  scenarios whose name contains this (several: comma-separated)
  *   --skip-large                         no 100,000-pet list
  *   --skip-near                          no location search over 100,000 pets in 5,000 shelters (bench/near.mjs)
+ *   --skip-events                        no event latency at 200 events/s (bench/events.mjs)
  *   --postgres                           the service and the baseline on PostgreSQL (BENCH_POSTGRES_URL,
  *                                        default postgres://postgres@127.0.0.1:5432/test, names the
  *                                        server; the bench makes its own databases and drops them)
@@ -65,6 +66,7 @@ import {
   stop,
   waitFor,
 } from './processes.mjs';
+import { describeEvents, EVENTS_TARGET_P99_MS, measureEvents } from './events.mjs';
 import { describeNear, measureNear, NEAR_TARGET_MS } from './near.mjs';
 
 const { values: options } = parseArgs({
@@ -73,6 +75,7 @@ const { values: options } = parseArgs({
     scenario: { type: 'string' },
     'skip-large': { type: 'boolean', default: false },
     'skip-near': { type: 'boolean', default: false },
+    'skip-events': { type: 'boolean', default: false },
     postgres: { type: 'boolean', default: false },
     'wait-quiet': { type: 'string' },
   },
@@ -610,6 +613,16 @@ function targetChecks(results) {
     near ? near.median_ms < NEAR_TARGET_MS : null,
     near ? `median ${near.median_ms} ms, p99 ${near.p99_ms} ms` : 'not measured (--skip-near)',
   );
+  const events = results.event_latency;
+  add(
+    `event latency p99 < ${EVENTS_TARGET_P99_MS} ms at 200 events/s, every event once`,
+    events
+      ? events.p99_ms < EVENTS_TARGET_P99_MS && events.received === events.events && events.duplicates === 0
+      : null,
+    events
+      ? `p99 ${events.p99_ms} ms, ${events.received}/${events.events} received, ${events.duplicates} twice`
+      : 'not measured (--skip-events)',
+  );
   const service = figures('fastify', idLookup)?.cpu_us_per_request;
   const floor = figures('floor-fastify', idLookup)?.cpu_us_per_request;
   const pipeline = 'pipeline CPU per request on Fastify (service − framework floor, GET /pets/{id}) ≤ 40 µs';
@@ -683,6 +696,12 @@ try {
       : `sqlite:${join(work, 'near.sqlite')}`;
     results.location_search = await measureNear({ databaseUrl, work, label: MODE });
   }
+  if (!options['skip-events']) {
+    const databaseUrl = POSTGRES
+      ? await createDatabase(`${databasePrefix}_events`)
+      : `sqlite:${join(work, 'events.sqlite')}`;
+    results.event_latency = await measureEvents({ databaseUrl, work, label: MODE });
+  }
 
   console.log(
     `\nResults (${MODE}): ratios are of requests/s; "CPU µs/req" is the server's user + system time per ` +
@@ -703,6 +722,9 @@ try {
   }
   if (results.location_search) {
     console.log(describeNear(POSTGRES ? 'PostgreSQL' : 'SQLite', results.location_search));
+  }
+  if (results.event_latency) {
+    console.log(describeEvents(POSTGRES ? 'PostgreSQL' : 'SQLite', results.event_latency));
   }
   const wrong = targets.flatMap((target) =>
     Object.entries(results[target.name].scenarios)
