@@ -5,6 +5,8 @@
  * refuses private URLs.
  */
 import type { INestApplication } from '@nestjs/common';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
 
 import { createPet, createShelter, http, startApp, TOKEN, validPet } from './support/app.js';
 import { eventually, Receiver } from './support/webhook-receiver.js';
@@ -169,6 +171,30 @@ describe('webhooks', () => {
         id: expect.any(Number) as unknown,
       },
     ]);
+  });
+
+  it('disables a webhook whose deliveries have all failed for three days, and enables it again on request', async () => {
+    const { path, id } = await register({ events: ['shelter.updated'] });
+    receiver.failures.set(path, Array<number>(100).fill(503));
+    // As if its deliveries had been failing for three days already.
+    const dataSource = app.get<DataSource>(getDataSourceToken());
+    await dataSource
+      .getRepository('Webhook')
+      .update(id, { failing_since: new Date(Date.now() - 3 * 86_400_000 - 1_000) });
+    const shelter = await createShelter(app, { name: 'Failing' });
+    await http(app).patch(`/shelters/${shelter.id}`).set('Authorization', TOKEN).send({ hours: 'never' }).expect(200);
+    const disabled = await eventually(async () => {
+      const res = await http(app).get(`/webhooks/${id}`).set('Authorization', TOKEN);
+      const body = res.body as { enabled: boolean; disabled_reason: string | null };
+      return body.enabled ? undefined : body;
+    });
+    expect(disabled.disabled_reason).toBe('Every delivery failed for 3 days; the last: answered 503.');
+    const enabled = await http(app)
+      .patch(`/webhooks/${id}`)
+      .set('Authorization', TOKEN)
+      .send({ enabled: true })
+      .expect(200);
+    expect(enabled.body).toMatchObject({ enabled: true, disabled_reason: null });
   });
 
   it('sends a shelter webhook only that shelter’s events, and nothing for a refused write', async () => {

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiCreatedResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiCreatedResponse, ApiExtraModels, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 
 import { RequireAuth } from '../auth/auth.guard.js';
 import { Created } from '../common/http/created.decorator.js';
@@ -12,6 +12,7 @@ import {
   CreateWebhookDto,
   DeliveryResponse,
   UpdateWebhookDto,
+  WebhookEventPayload,
   WebhookResponse,
   WebhookWithSecret,
 } from './dto/webhook.dto.js';
@@ -27,6 +28,7 @@ export class WebhookQueryDto extends PagedQuery(['id']) {}
   TagOrder.administration,
 )
 @RequireAuth('admin')
+@ApiExtraModels(WebhookEventPayload)
 @Controller('webhooks')
 export class WebhooksController {
   constructor(private readonly webhooks: WebhooksService) {}
@@ -38,7 +40,8 @@ export class WebhooksController {
     summary: 'Register a webhook',
     description:
       'Answers 201 with the webhook and its signing `secret`, shown only here and by `rotate-secret`. In production ' +
-      'the URL must be https and its host public (see docs/webhooks.md).',
+      'the URL must be https and its host public (see docs/webhooks.md). Each delivery is a POST of a ' +
+      '`WebhookEventPayload` (see the schemas) with the Standard Webhooks headers.',
   })
   @ApiCreatedResponse({ type: WebhookWithSecret })
   create(@Body() dto: CreateWebhookDto) {

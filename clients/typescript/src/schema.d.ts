@@ -231,7 +231,7 @@ export interface paths {
     put?: never;
     /**
      * Register a webhook
-     * @description Answers 201 with the webhook and its signing `secret`, shown only here and by `rotate-secret`. In production the URL must be https and its host public (see docs/webhooks.md).
+     * @description Answers 201 with the webhook and its signing `secret`, shown only here and by `rotate-secret`. In production the URL must be https and its host public (see docs/webhooks.md). Each delivery is a POST of a `WebhookEventPayload` (see the schemas) with the Standard Webhooks headers.
      */
     post: operations['createWebhook'];
     delete?: never;
@@ -749,6 +749,29 @@ export interface components {
        * @example 75-200
        */
       adoption_fee_range?: string;
+    };
+    WebhookEventPayload: {
+      /** @enum {string} */
+      type:
+        | 'interest.created'
+        | 'interest.updated'
+        | 'pet.created'
+        | 'pet.updated'
+        | 'pet.status_changed'
+        | 'pet.deleted'
+        | 'shelter.created'
+        | 'shelter.updated'
+        | 'shelter.deleted'
+        | 'webhook.test';
+      /**
+       * Format: date-time
+       * @description When the change was made.
+       */
+      timestamp: string;
+      /** @description The resource as the API shows it (after the change; as it was for `*.deleted`); `pet.status_changed` adds `from` and `to`; `webhook.test` is `{ "webhook_id", "message" }`. */
+      data: {
+        [key: string]: unknown;
+      };
     };
     /** @description Only the fields below: any other is refused with 400 `Unknown field`. (A read-only `id` is tolerated and ignored.) */
     CreateWebhookDto: {

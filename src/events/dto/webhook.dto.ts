@@ -118,3 +118,24 @@ export class DeliveryResponse {
   @ApiProperty({ type: 'integer' })
   id!: number;
 }
+
+/**
+ * The body of every delivery (and of every message to the broker), in the Standard Webhooks
+ * format; the headers `webhook-id`, `webhook-timestamp` and `webhook-signature` sign it.
+ */
+export class WebhookEventPayload {
+  @ApiProperty({ enum: EVENT_TYPES })
+  type!: string;
+
+  @ApiProperty({ type: 'string', format: 'date-time', description: 'When the change was made.' })
+  timestamp!: string;
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description:
+      'The resource as the API shows it (after the change; as it was for `*.deleted`); `pet.status_changed` ' +
+      'adds `from` and `to`; `webhook.test` is `{ "webhook_id", "message" }`.',
+  })
+  data!: Record<string, unknown>;
+}
