@@ -6,6 +6,7 @@ import { Created } from '../common/http/created.decorator.js';
 import { IfMatch } from '../common/http/etag.js';
 import { NoBody } from '../common/http/json-body.guard.js';
 import { ResourceId } from '../common/http/resource-id.decorator.js';
+import { ApiCallback } from '../common/openapi/api-callback.decorator.js';
 import { ApiTag, TagOrder } from '../common/openapi/api-tag.decorator.js';
 import { type ListPage, PAGE_HEADERS, PagedQuery } from '../common/resources/paging.js';
 import {
@@ -44,6 +45,12 @@ export class WebhooksController {
       '`WebhookEventPayload` (see the schemas) with the Standard Webhooks headers.',
   })
   @ApiCreatedResponse({ type: WebhookWithSecret })
+  @ApiCallback(
+    'event',
+    '{$request.body#/url}',
+    'WebhookEventPayload',
+    'An event, signed: `webhook-id` (the same on every attempt), `webhook-timestamp`, `webhook-signature`.',
+  )
   create(@Body() dto: CreateWebhookDto) {
     return this.webhooks.create(dto);
   }

@@ -27,6 +27,7 @@ import {
 } from '@nestjs/swagger';
 
 import { SECURITY_SCHEMES } from './security-schemes.js';
+import { CALLBACK_EXTENSION, type CallbackDeclaration, callbackOf } from './api-callback.decorator.js';
 import { type AppConfig, appConfig } from '../../config/app.config.js';
 import { Messages, type ResourceName } from '../errors/messages.js';
 import { DOCS_PREFIX } from '../http/http-front.js';
@@ -173,6 +174,11 @@ function completeOperation(
   const extensions = operation as unknown as Record<string, unknown>;
   const resource = extensions[RESOURCE_EXTENSION] as ResourceName | undefined;
   delete extensions[RESOURCE_EXTENSION];
+  const callback = extensions[CALLBACK_EXTENSION] as CallbackDeclaration | undefined;
+  delete extensions[CALLBACK_EXTENSION];
+  if (callback !== undefined) {
+    operation.callbacks = callbackOf(callback);
+  }
   const probe = path.startsWith('/health');
   const parameters = (operation.parameters ?? []) as ParameterObject[];
   operation.parameters = parameters;
