@@ -173,6 +173,21 @@ describe('webhooks', () => {
     ]);
   });
 
+  it('keeps delivering to others while a receiver hangs', async () => {
+    const slow = await register({ events: ['shelter.created'] });
+    receiver.hanging.add(slow.path);
+    const quick = await register({ events: ['shelter.created'] });
+    const started = Date.now();
+    const first = await createShelter(app, { name: 'Hanging 1' });
+    await eventually(() => receiver.at(quick.path).length > 0, 3_000);
+    // The slow receiver still holds its first attempt (10 s timeout): later events go out meanwhile.
+    const second = await createShelter(app, { name: 'Hanging 2' });
+    const received = await eventually(() => receiver.at(quick.path).length > 1 && receiver.at(quick.path), 3_000);
+    expect(received.map((entry) => entry.data.id)).toEqual([first.id, second.id]);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    await http(app).delete(`/webhooks/${slow.id}`).set('Authorization', TOKEN).expect(200);
+  });
+
   it('disables a webhook whose deliveries have all failed for three days, and enables it again on request', async () => {
     const { path, id } = await register({ events: ['shelter.updated'] });
     receiver.failures.set(path, Array<number>(100).fill(503));

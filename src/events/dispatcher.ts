@@ -21,6 +21,8 @@ import { WebhookDelivery } from './webhook-delivery.entity.js';
 
 const POLL_MS = 100;
 const BATCH = 50;
+/** Attempts under way at once per instance; each holds a connection for up to TIMEOUT_MS. */
+const MAX_IN_FLIGHT = 200;
 /** How long a claimed attempt is held before another instance may take it (a process that died meanwhile). */
 const LEASE_MS = 60_000;
 const TIMEOUT_MS = 10_000;
@@ -37,6 +39,9 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   private readonly logger = new Logger('Webhooks');
   private timer?: NodeJS.Timeout;
   private ticking?: Promise<void>;
+  private readonly inFlight = new Set<Promise<void>>();
+  /** Cuts the attempts under way short at shutdown: each is sent again after the restart. */
+  private readonly shutdown = new AbortController();
   private stopped = false;
 
   constructor(
@@ -56,12 +61,29 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     this.stopped = true;
     clearInterval(this.timer);
     await this.ticking;
+    this.shutdown.abort();
+    await Promise.allSettled([...this.inFlight]);
   }
 
+  /**
+   * Claims what is due (up to the free attempt slots) and starts the attempts without waiting
+   * for them: a receiver that takes its full 10 s holds one slot, not the deliveries behind it.
+   */
   private async tick(): Promise<void> {
     try {
-      const due = await this.claim();
-      await Promise.all(due.map((work) => this.attempt(work)));
+      const free = MAX_IN_FLIGHT - this.inFlight.size;
+      if (free <= 0) {
+        return;
+      }
+      for (const work of await this.claim(Math.min(BATCH, free))) {
+        const attempt = this.attempt(work).catch((error: unknown) => {
+          if (!this.stopped) {
+            this.logger.warn(`webhook delivery ${work.delivery.id}: ${(error as Error).message}`);
+          }
+        });
+        this.inFlight.add(attempt);
+        void attempt.finally(() => this.inFlight.delete(attempt));
+      }
     } catch (error) {
       if (!this.stopped) {
         this.logger.warn(`webhook dispatch: ${(error as Error).message}`);
@@ -70,7 +92,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   }
 
   /** The due deliveries, each held for LEASE_MS, with their events and webhooks. */
-  private async claim(): Promise<{ delivery: WebhookDelivery; event: OutboxEvent; webhook: Webhook }[]> {
+  private async claim(limit: number): Promise<{ delivery: WebhookDelivery; event: OutboxEvent; webhook: Webhook }[]> {
     // A plain read first: most polls find nothing, and then take no turn in the write queue.
     if (!(await this.dataSource.manager.existsBy(WebhookDelivery, { next_attempt_at: LessThanOrEqual(new Date()) }))) {
       return [];
@@ -81,7 +103,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
         .createQueryBuilder(WebhookDelivery, 'delivery')
         .where({ next_attempt_at: LessThanOrEqual(now) })
         .orderBy('delivery.id', 'ASC')
-        .limit(BATCH);
+        .limit(limit);
       if (this.dataSource.options.type === 'postgres') {
         select.setLock('pessimistic_write').setOnLocked('skip_locked');
       }
@@ -114,6 +136,9 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
 
   private async attempt(work: { delivery: WebhookDelivery; event: OutboxEvent; webhook: Webhook }): Promise<void> {
     const outcome = await this.send(work.event, work.webhook);
+    if (this.stopped) {
+      return; // its claim lapses and the attempt is made again
+    }
     await this.transactions.run((manager) => this.record(manager, work.delivery, work.webhook.id, outcome));
   }
 
@@ -129,7 +154,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       const res = await fetch(webhook.url, {
         method: 'POST',
         redirect: 'manual',
-        signal: AbortSignal.timeout(TIMEOUT_MS),
+        signal: AbortSignal.any([AbortSignal.timeout(TIMEOUT_MS), this.shutdown.signal]),
         headers: {
           'content-type': 'application/json',
           'user-agent': 'adoption-service-webhooks',

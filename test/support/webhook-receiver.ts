@@ -19,6 +19,8 @@ export interface Received {
 export class Receiver {
   readonly received: Received[] = [];
   readonly secrets = new Map<string, string>();
+  /** Paths whose requests are never answered (a receiver that hangs). */
+  readonly hanging = new Set<string>();
   /** Statuses to answer, per path, before answering 200. */
   readonly failures = new Map<string, number[]>();
   private server!: Server;
@@ -32,6 +34,9 @@ export class Receiver {
       req.on('end', () => {
         const body = Buffer.concat(chunks).toString();
         const path = req.url ?? '/';
+        if (this.hanging.has(path)) {
+          return;
+        }
         const secret = this.secrets.get(path);
         let payload: Received['payload'];
         try {
@@ -65,6 +70,7 @@ export class Receiver {
   }
 
   async stop(): Promise<void> {
+    this.server.closeAllConnections();
     await new Promise((resolve) => this.server.close(resolve));
   }
 }
