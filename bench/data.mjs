@@ -3,8 +3,10 @@
  * it into every server measured (a SQLite file, a PostgreSQL database, json-server's
  * db.json), so that every server answers from the same rows.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 
 import Database from 'better-sqlite3';
 import pg from 'pg';
@@ -235,4 +237,40 @@ export function writeJsonServerDb(dir, pets) {
   const data = { shelters: shelters(pets), pets: Array.from({ length: pets }, (_, offset) => petWithId(offset + 1)) };
   writeFileSync(file, JSON.stringify(data, null, 2));
   return file;
+}
+
+/**
+ * A bench script run on its own (`node bench/near.mjs [--postgres]`): measures on a SQLite file
+ * and, with `--postgres`, on a PostgreSQL database of its own on BENCH_POSTGRES_URL's server
+ * (dropped afterwards), and prints each result.
+ */
+export async function runAlone(name, measure, describe) {
+  const { values } = parseArgs({ options: { postgres: { type: 'boolean', default: false } } });
+  const work = mkdtempSync(join(tmpdir(), `adoption-${name}-`));
+  const adminUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const database = `adoption_${name}_${process.pid}`;
+  const admin = async (sql) => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  try {
+    const sqlite = await measure({ databaseUrl: `sqlite:${join(work, `${name}.sqlite`)}`, work, label: 'sqlite' });
+    console.log(describe('SQLite', sqlite));
+    if (values.postgres) {
+      await admin(`CREATE DATABASE "${database}"`);
+      const url = new URL(adminUrl);
+      url.pathname = `/${database}`;
+      console.log(describe('PostgreSQL', await measure({ databaseUrl: url.toString(), work, label: 'postgres' })));
+    }
+  } finally {
+    if (values.postgres) {
+      await admin(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`).catch(() => {});
+    }
+    rmSync(work, { recursive: true, force: true });
+  }
 }

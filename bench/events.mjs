@@ -5,15 +5,12 @@
  * `timestamp` (taken inside the write's transaction, just before the commit) to its receipt.
  * Reports p50, p99 and max, and whether every event arrived once. Target: p99 under 1 s.
  *
- *   node bench/events.mjs [--postgres]          (after `nest build`; also run by `npm run bench`)
+ *   node bench/events.mjs [--postgres]          (after `nest build`: SQLite, and PostgreSQL with the flag; also run by `npm run bench`)
  */
 import { createServer } from 'node:http';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 
-import pg from 'pg';
-
-import { migrateWithService } from './data.mjs';
+import { migrateWithService, runAlone } from './data.mjs';
 import { freePort, serviceEntry, serviceEnv, start, stop, waitFor } from './processes.mjs';
 
 export const EVENTS_PER_SECOND = 200;
@@ -119,37 +116,5 @@ export function describeEvents(label, figures) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { values } = parseArgs({ options: { postgres: { type: 'boolean', default: false } } });
-  const { mkdtempSync, rmSync } = await import('node:fs');
-  const { tmpdir } = await import('node:os');
-  const work = mkdtempSync(join(tmpdir(), 'adoption-events-'));
-  const adminUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-  const name = `adoption_events_${process.pid}`;
-  const adminQuery = async (sql) => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
-  try {
-    if (values.postgres) {
-      await adminQuery(`CREATE DATABASE "${name}"`);
-      const url = new URL(adminUrl);
-      url.pathname = `/${name}`;
-      console.log(
-        describeEvents('PostgreSQL', await measureEvents({ databaseUrl: url.toString(), work, label: 'postgres' })),
-      );
-    } else {
-      const databaseUrl = `sqlite:${join(work, 'events.sqlite')}`;
-      console.log(describeEvents('SQLite', await measureEvents({ databaseUrl, work, label: 'sqlite' })));
-    }
-  } finally {
-    if (values.postgres) {
-      await adminQuery(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => {});
-    }
-    rmSync(work, { recursive: true, force: true });
-  }
+  await runAlone('events', measureEvents, describeEvents);
 }

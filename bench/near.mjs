@@ -9,13 +9,12 @@
  *   node bench/near.mjs [--postgres]          (after `nest build`; also run by `npm run bench`)
  */
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { codes } from 'zipcodes';
 
-import { migrateWithService, pet } from './data.mjs';
+import { migrateWithService, pet, runAlone } from './data.mjs';
 import { freePort, serviceEntry, serviceEnv, start, stop, waitFor } from './processes.mjs';
 
 export const NEAR_SHELTERS = 5_000;
@@ -183,39 +182,5 @@ export function describeNear(label, figures) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { values } = parseArgs({ options: { postgres: { type: 'boolean', default: false } } });
-  const { mkdtempSync, rmSync } = await import('node:fs');
-  const { tmpdir } = await import('node:os');
-  const work = mkdtempSync(join(tmpdir(), 'adoption-near-'));
-  const adminUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-  const name = `adoption_near_${process.pid}`;
-  const adminQuery = async (sql) => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
-  try {
-    const sqlite = await measureNear({
-      databaseUrl: `sqlite:${join(work, 'near.sqlite')}`,
-      work,
-      label: 'SQLite',
-    });
-    console.log(describeNear('SQLite', sqlite));
-    if (values.postgres) {
-      await adminQuery(`CREATE DATABASE "${name}"`);
-      const url = new URL(adminUrl);
-      url.pathname = `/${name}`;
-      const postgres = await measureNear({ databaseUrl: url.toString(), work, label: 'PostgreSQL' });
-      console.log(describeNear('PostgreSQL', postgres));
-    }
-  } finally {
-    if (values.postgres) {
-      await adminQuery(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => {});
-    }
-    rmSync(work, { recursive: true, force: true });
-  }
+  await runAlone('near', measureNear, describeNear);
 }

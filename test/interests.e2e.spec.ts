@@ -1,20 +1,7 @@
 /** Adopters' interest in pets: the rules and messages of POST /pets/{id}/interest, reads that need a token, status changes. */
 import type { INestApplication } from '@nestjs/common';
 
-import { createPet, createShelter, expectResponse, http, startApp, TOKEN } from './support/app.js';
-
-const anyRequestId = expect.any(String) as unknown;
-
-function error(status: number, message: string, details?: { field: string; message: string }[]) {
-  const names: Record<number, string> = {
-    400: 'Bad Request',
-    401: 'Unauthorized',
-    404: 'Not Found',
-    409: 'Conflict',
-    412: 'Precondition Failed',
-  };
-  return { error: names[status], message, status, ...(details ? { details } : {}), request_id: anyRequestId };
-}
+import { apiError, createPet, createShelter, expectResponse, http, startApp, TOKEN } from './support/app.js';
 
 describe('interests', () => {
   let app: INestApplication;
@@ -110,18 +97,18 @@ describe('interests', () => {
   });
 
   it('answers 404 for an unknown pet, 409 for an adopted one and for a second open interest from one email', async () => {
-    await expectResponse(post(999999, ada), 404, error(404, "Pet with 'id' 999999 not found."));
+    await expectResponse(post(999999, ada), 404, apiError(404, "Pet with 'id' 999999 not found."));
     const adopted = await createPet(app, shelterId, { status: 'adopted' });
     await expectResponse(
       post(adopted.id, ada),
       409,
-      error(409, `Pet with 'id' ${adopted.id} has been adopted and takes no more interest.`),
+      apiError(409, `Pet with 'id' ${adopted.id} has been adopted and takes no more interest.`),
     );
     const first = (await post(petId, ada).expect(201)).body as { id: number };
     await expectResponse(
       post(petId, { ...ada, email: 'ADA@example.org' }),
       409,
-      error(409, `An open interest from this email in pet ${petId} already exists (id ${first.id}).`),
+      apiError(409, `An open interest from this email in pet ${petId} already exists (id ${first.id}).`),
     );
     // Once it is closed, the same email may come again.
     await http(app)
@@ -160,12 +147,12 @@ describe('interests', () => {
     await expectResponse(
       http(app).get('/interests?pet_id=999999').set('Authorization', TOKEN),
       404,
-      error(404, "Pet with 'id' 999999 not found."),
+      apiError(404, "Pet with 'id' 999999 not found."),
     );
     await expectResponse(
       http(app).get('/pets/999999/interests').set('Authorization', TOKEN),
       404,
-      error(404, "Pet with 'id' 999999 not found."),
+      apiError(404, "Pet with 'id' 999999 not found."),
     );
   });
 
@@ -187,7 +174,7 @@ describe('interests', () => {
     await expectResponse(
       patch({ status: 'approved' }, '"0.0"'),
       412,
-      error(412, 'The interest was modified by another request. Fetch it again and retry.'),
+      apiError(412, 'The interest was modified by another request. Fetch it again and retry.'),
     );
     const res = await patch({ status: 'approved' }, `"${id}.1"`);
     expect(res.status).toBe(200);
@@ -201,7 +188,7 @@ describe('interests', () => {
     await expectResponse(
       http(app).get(`/interests/${id}`).set('Authorization', TOKEN),
       404,
-      error(404, `Interest with 'id' ${id} not found.`),
+      apiError(404, `Interest with 'id' ${id} not found.`),
     );
   });
 

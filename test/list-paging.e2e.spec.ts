@@ -5,7 +5,7 @@
  */
 import type { INestApplication } from '@nestjs/common';
 
-import { createPet, createShelter, expectResponse, http, startApp, TOKEN } from './support/app.js';
+import { createPet, createShelter, expectResponse, http, queryError, startApp, TOKEN } from './support/app.js';
 
 const PETS = 250;
 const DATES = ['2025-01-10', '2025-02-20', '2025-03-30', '2025-04-05', '2025-05-15'];
@@ -32,16 +32,6 @@ function linksOf(header: string | undefined): Record<string, string> {
     }
   }
   return links;
-}
-
-function queryError(field: string, message: string) {
-  return {
-    error: 'Bad Request',
-    message: 'Invalid query parameter format',
-    status: 400,
-    details: [{ field, message }],
-    request_id: expect.any(String) as unknown,
-  };
 }
 
 describe('paged, sorted and filtered lists', () => {

@@ -8,7 +8,7 @@ import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { lookup } from 'zipcodes';
 
-import { createPet, createShelter, http, startApp, TOKEN } from './support/app.js';
+import { createPet, createShelter, http, queryError, startApp, TOKEN } from './support/app.js';
 
 interface Point {
   latitude: number;
@@ -33,16 +33,6 @@ function haversine(a: Point, b: Point): number {
 }
 
 const miles = (from: Point, zip: string) => Math.round(haversine(from, centroid(zip)) * 10) / 10;
-
-function queryError(field: string, message: string) {
-  return {
-    error: 'Bad Request',
-    message: 'Invalid query parameter format',
-    status: 400,
-    details: [{ field, message }],
-    request_id: expect.any(String) as unknown,
-  };
-}
 
 interface Item {
   id: number;

@@ -15,6 +15,7 @@ import { type AppConfig, appConfig } from '../config/app.config.js';
 import { Transactions } from '../database/transactions.js';
 import { OutboxEvent } from './event.entity.js';
 import { messageIdOf } from './outbox.js';
+import { Poller } from './poller.js';
 
 export const EVENTS_EXCHANGE = 'adoption.events';
 const POLL_MS = 100;
@@ -23,11 +24,9 @@ const BATCH = 100;
 @Injectable()
 export class BrokerPublisher implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Events');
-  private timer?: NodeJS.Timeout;
-  private ticking?: Promise<void>;
+  private readonly poller = new Poller(POLL_MS, () => this.tick());
   private connection?: amqp.ChannelModel;
   private channel?: amqp.ConfirmChannel;
-  private stopped = false;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -39,16 +38,11 @@ export class BrokerPublisher implements OnApplicationBootstrap, OnApplicationShu
     if (this.config.eventsAmqpUrl === undefined) {
       return;
     }
-    this.timer = setInterval(() => {
-      this.ticking ??= this.tick().finally(() => (this.ticking = undefined));
-    }, POLL_MS);
-    this.timer.unref();
+    this.poller.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.timer);
-    await this.ticking;
+    await this.poller.stop();
     await this.connection?.close().catch(() => undefined);
   }
 
@@ -87,7 +81,7 @@ export class BrokerPublisher implements OnApplicationBootstrap, OnApplicationShu
         }
       });
     } catch (error) {
-      if (!this.stopped) {
+      if (!this.poller.stopped) {
         this.logger.warn(`publishing events to the broker: ${(error as Error).message}; trying again`);
       }
       await this.connection?.close().catch(() => undefined);

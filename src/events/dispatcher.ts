@@ -11,9 +11,11 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Webhook as Signer } from 'standardwebhooks';
 import { type DataSource, type EntityManager, In, LessThanOrEqual } from 'typeorm';
 
+import { Messages } from '../common/errors/messages.js';
 import { type AppConfig, appConfig } from '../config/app.config.js';
 import { Transactions } from '../database/transactions.js';
 import { OutboxEvent } from './event.entity.js';
+import { Poller } from './poller.js';
 import { messageIdOf } from './outbox.js';
 import { Webhook } from './webhook.entity.js';
 import { refusedWebhookUrl } from './webhook-url.js';
@@ -37,12 +39,10 @@ interface Outcome {
 @Injectable()
 export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Webhooks');
-  private timer?: NodeJS.Timeout;
-  private ticking?: Promise<void>;
+  private readonly poller = new Poller(POLL_MS, () => this.tick());
   private readonly inFlight = new Set<Promise<void>>();
   /** Cuts the attempts under way short at shutdown: each is sent again after the restart. */
   private readonly shutdown = new AbortController();
-  private stopped = false;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -51,16 +51,11 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      this.ticking ??= this.tick().finally(() => (this.ticking = undefined));
-    }, POLL_MS);
-    this.timer.unref();
+    this.poller.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.timer);
-    await this.ticking;
+    await this.poller.stop();
     this.shutdown.abort();
     await Promise.allSettled([...this.inFlight]);
   }
@@ -77,7 +72,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       }
       for (const work of await this.claim(Math.min(BATCH, free))) {
         const attempt = this.attempt(work).catch((error: unknown) => {
-          if (!this.stopped) {
+          if (!this.poller.stopped) {
             this.logger.warn(`webhook delivery ${work.delivery.id}: ${(error as Error).message}`);
           }
         });
@@ -85,7 +80,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
         void attempt.finally(() => this.inFlight.delete(attempt));
       }
     } catch (error) {
-      if (!this.stopped) {
+      if (!this.poller.stopped) {
         this.logger.warn(`webhook dispatch: ${(error as Error).message}`);
       }
     }
@@ -136,7 +131,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
 
   private async attempt(work: { delivery: WebhookDelivery; event: OutboxEvent; webhook: Webhook }): Promise<void> {
     const outcome = await this.send(work.event, work.webhook);
-    if (this.stopped) {
+    if (this.poller.stopped) {
       return; // its claim lapses and the attempt is made again
     }
     await this.transactions.run((manager) => this.record(manager, work.delivery, work.webhook.id, outcome));
@@ -206,9 +201,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     const disable = now.getTime() - failingSince.getTime() >= GIVE_UP_AFTER_MS;
     await manager.update(Webhook, webhookId, {
       failing_since: failingSince,
-      ...(disable
-        ? { enabled: false, disabled_reason: `Every delivery failed for 3 days; the last: ${error ?? 'no answer'}.` }
-        : {}),
+      ...(disable ? { enabled: false, disabled_reason: Messages.webhookDisabled(error ?? 'no answer') } : {}),
     });
   }
 }

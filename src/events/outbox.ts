@@ -44,9 +44,8 @@ export class Outbox {
     shelterId: number | null,
   ): Promise<WebhookDelivery[]> {
     const now = new Date();
-    // The resource as the API shows it (its toJSON), as plain data.
-    const plain = JSON.parse(JSON.stringify(data)) as unknown;
-    const payload = JSON.stringify({ type, timestamp: now.toISOString(), data: plain });
+    // JSON.stringify writes the resource as the API shows it (its toJSON).
+    const payload = JSON.stringify({ type, timestamp: now.toISOString(), data });
     const { identifiers } = await manager.insert(OutboxEvent, {
       type,
       shelter_id: shelterId,

@@ -1,4 +1,6 @@
 /** Boots AppModule in-process, with the same HTTP adapter settings as `main.ts`. */
+import { STATUS_CODES } from 'node:http';
+
 import type { INestApplication, Type } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import request from 'supertest';
@@ -136,3 +138,18 @@ export async function expectResponse(pending: request.Test, status: number, body
   expect({ status: res.status, body: res.body as unknown }).toEqual({ status, body });
   return res;
 }
+
+/** An answer in the contract's error shape, any request id (written by hand, not by the service's code). */
+export function apiError(status: number, message: string, details?: { field: string; message: string }[]) {
+  return {
+    error: STATUS_CODES[status],
+    message,
+    status,
+    ...(details === undefined ? {} : { details }),
+    request_id: expect.any(String) as unknown,
+  };
+}
+
+/** The 400 of one wrong query parameter. */
+export const queryError = (field: string, message: string) =>
+  apiError(400, 'Invalid query parameter format', [{ field, message }]);

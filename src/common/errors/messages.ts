@@ -50,6 +50,7 @@ export const Messages = {
   invalidQuery: () => 'Invalid query parameter format',
   idempotencyKeyReused: () => 'Idempotency-Key was already used with a different request body.',
   idempotencyInProgress: () => 'A request with this Idempotency-Key is still in progress.',
+  webhookDisabled: (lastError: string) => `Every delivery failed for 3 days; the last: ${lastError}.`,
   petAdopted: (id: string) => `Pet with 'id' ${id} has been adopted and takes no more interest.`,
   openInterestExists: (petId: string, interestId: number) =>
     `An open interest from this email in pet ${petId} already exists (id ${interestId}).`,
