@@ -15,7 +15,7 @@ import { buildOpenApiDocument } from '../src/common/openapi/openapi.js';
 
 const [file] = process.argv.slice(2);
 
-const app = await NestFactory.create(AppModule, createHttpAdapter(), { ...APP_OPTIONS, logger: ['error'] });
+const app = await NestFactory.create(AppModule, await createHttpAdapter(), { ...APP_OPTIONS, logger: ['error'] });
 try {
   const json = `${JSON.stringify(buildOpenApiDocument(app), null, 2)}\n`;
   if (file === undefined) {

@@ -4,31 +4,23 @@
  * Express is the default adapter; `HTTP_ADAPTER=fastify` selects Fastify, configured to
  * answer exactly as Express does.
  */
-import { randomUUID } from 'node:crypto';
-import { type IncomingMessage, type Server, ServerResponse, STATUS_CODES } from 'node:http';
+import { type IncomingMessage, type Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { Duplex } from 'node:stream';
 
 import { type INestApplication, StreamableFile } from '@nestjs/common';
 import type { AbstractHttpAdapter } from '@nestjs/core';
 import { ExpressAdapter } from '@nestjs/platform-express';
-import { FastifyAdapter } from '@nestjs/platform-fastify';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import express from 'express';
 
-import { Messages } from './common/errors/messages.js';
-import { errorBody } from './common/errors/error-body.js';
-import { JSON_TYPE, type Payload, payloadOf, sendError } from './common/http/answers.js';
-import { REQUEST_ID_HEADER, requestIdOf } from './common/http/request-id.js';
-import { beforeFastifyAnswers, reserveExpressHooks } from './common/http/request-hooks.js';
+import { JSON_TYPE, type Payload, payloadOf } from './common/http/answers.js';
+import { answerClientError } from './common/http/client-errors.js';
+import { reserveExpressHooks } from './common/http/request-hooks.js';
 import { setupOpenApi } from './common/openapi/openapi.js';
 import { type AppConfig, appConfig, loadAppConfig } from './config/app.config.js';
 
 /** Node's limits on reading a request: its headers, and the whole of it with its body. */
 const HEADERS_TIMEOUT_MS = 10_000;
 const REQUEST_TIMEOUT_MS = 30_000;
-/** Fastify's longest path parameter (its default is 100 characters). */
-const MAX_PARAM_LENGTH = 65_536;
 
 /** Express, writing handlers' results through `payloadOf` (ETags, kept list bytes, JSON). */
 class ApiExpressAdapter extends ExpressAdapter {
@@ -58,30 +50,13 @@ class ApiExpressAdapter extends ExpressAdapter {
   }
 }
 
-/** Fastify, writing handlers' results through `payloadOf`, as Express does. */
-class ApiFastifyAdapter extends FastifyAdapter {
-  override reply(response: FastifyReply | ServerResponse, body: unknown, statusCode?: number): FastifyReply {
-    if (body === null || body === undefined || body instanceof StreamableFile || response instanceof ServerResponse) {
-      return super.reply(response, body, statusCode);
-    }
-    const payload = payloadOf(response.request.raw, response.raw, body, statusCode ?? response.statusCode);
-    if (payload === undefined) {
-      return super.reply(response, body, statusCode);
-    }
-    if (payload.kind === 'stream') {
-      return super.reply(
-        response,
-        new StreamableFile(payload.stream, { type: JSON_TYPE, length: payload.length }),
-        payload.status,
-      );
-    }
-    response.code(payload.status);
-    return payload.kind === 'empty' ? response.send() : response.type(payload.type).send(payload.body);
+/** The adapter `HTTP_ADAPTER` names; Fastify's packages are loaded only when it is the one. */
+export async function createHttpAdapter(config: AppConfig = loadAppConfig(process.env)): Promise<AbstractHttpAdapter> {
+  if (config.httpAdapter === 'fastify') {
+    const { createFastifyAdapter } = await import('./app.fastify.js');
+    return createFastifyAdapter(config);
   }
-}
-
-export function createHttpAdapter(config: AppConfig = loadAppConfig(process.env)): AbstractHttpAdapter {
-  return config.httpAdapter === 'fastify' ? createFastifyAdapter(config) : createExpressAdapter(config);
+  return createExpressAdapter(config);
 }
 
 function createExpressAdapter(config: AppConfig): ExpressAdapter {
@@ -97,56 +72,6 @@ function createExpressAdapter(config: AppConfig): ExpressAdapter {
   app.set('query parser', 'simple');
   reserveExpressHooks(app);
   return new ApiExpressAdapter(app);
-}
-
-function createFastifyAdapter(config: AppConfig): FastifyAdapter {
-  const adapter = new ApiFastifyAdapter({
-    trustProxy: fastifyTrustProxy(config.trustProxy),
-    routerOptions: {
-      caseSensitive: true,
-      ignoreTrailingSlash: true,
-      ignoreDuplicateSlashes: false,
-      // A path parameter of any length reaches the route (whose id rule answers it), as on
-      // Express: longer than any URL Node's parser lets through.
-      maxParamLength: MAX_PARAM_LENGTH,
-    },
-    // No Nest middleware runs here (see common/http/request-hooks.ts), so no middleware engine either.
-    skipMiddie: true,
-    // One request id for Fastify, the logs and the X-Request-Id header.
-    genReqId: (req: IncomingMessage) => requestIdOf(req),
-    // Requests Node's parser refuses, and URLs the router cannot decode, answer in the contract's shape.
-    clientErrorHandler: (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket),
-    // They are answered before Fastify's onRequest hooks, so the hooks run here first.
-    frameworkErrors: (_error: Error, request: FastifyRequest, reply: FastifyReply) => {
-      reply.hijack();
-      beforeFastifyAnswers(request, reply, () => sendError(request.raw, reply.raw, 400, Messages.malformedRequest()));
-    },
-  });
-  const fastify = adapter.getInstance();
-  // Bodies are read by JsonBodyGuard after the other guards, as on Express. Fastify leaves them
-  // unread, and does not look at Content-Type either (it would refuse a malformed one with its
-  // own 415 before the token is checked): to Fastify, no method has a body.
-  const withoutBodies = () => {
-    for (const method of fastify.supportedMethods) {
-      fastify.addHttpMethod(method, { hasBody: false, overrideExisting: true });
-    }
-  };
-  withoutBodies();
-  // Methods Nest adds while registering routes, too.
-  fastify.addHook('onReady', (done) => {
-    withoutBodies();
-    done();
-  });
-  return adapter;
-}
-
-/**
- * Fastify's `trustProxy`. A hop count becomes a function, as Express reads one (trust the
- * nearest `n` hops): Fastify 5 ignores a bare number, since whoever reaches the service
- * directly can then name any address; TRUST_PROXY's documentation says so.
- */
-function fastifyTrustProxy(trust: AppConfig['trustProxy']) {
-  return typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : trust;
 }
 
 /** Bodies are parsed after authentication by JsonBodyGuard, so the adapter's parser is off. */
@@ -225,23 +150,4 @@ function answerExpectationsInTheApi(server: Server): void {
 export async function adapterReady(app: INestApplication): Promise<void> {
   const instance = app.getHttpAdapter().getInstance() as { ready?: () => PromiseLike<unknown> };
   await instance.ready?.();
-}
-
-/**
- * Requests Node's HTTP parser cannot read (an unknown method such as `FOO`, a broken
- * header) never reach the application; answer them in the contract's error shape too.
- */
-function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
-  if (!socket.writable || (error.code === 'ECONNRESET' && socket.destroyed)) {
-    socket.destroy();
-    return;
-  }
-  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
-  const requestId = randomUUID();
-  const body = JSON.stringify(errorBody(status, Messages.malformedRequest(), requestId));
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-      `${REQUEST_ID_HEADER}: ${requestId}\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
 }

@@ -13,7 +13,7 @@ import { AppLogger } from './logging/app-logger.js';
 const SHUTDOWN_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 
 async function bootstrap(): Promise<void> {
-  const app = await NestFactory.create(AppModule, createHttpAdapter(), { ...APP_OPTIONS, bufferLogs: true });
+  const app = await NestFactory.create(AppModule, await createHttpAdapter(), { ...APP_OPTIONS, bufferLogs: true });
   const config = app.get<AppConfig>(appConfig.KEY);
   app.useLogger(app.get(AppLogger));
   const server = app.getHttpServer() as Server;

@@ -13,6 +13,7 @@ import {
 } from '../clients/typescript/src/index.js';
 import { Messages } from '../src/common/errors/messages.js';
 import { startApp } from './support/app.js';
+import { portOf } from './support/raw-http.js';
 
 /** The value, known to be there (a failed request leaves `data` undefined). */
 function present<T>(value: T | undefined, what: string): T {
@@ -57,8 +58,7 @@ describe('the typed client', () => {
 
   beforeAll(async () => {
     app = await startApp();
-    await app.listen(0, '127.0.0.1');
-    const baseUrl = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+    const baseUrl = `http://127.0.0.1:${await portOf(app)}`;
     api = createAdoptionClient({ baseUrl, token: 'typed-client-token' });
     anonymous = createAdoptionClient({ baseUrl });
   });

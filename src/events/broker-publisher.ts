@@ -8,7 +8,7 @@
  */
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import amqp from 'amqplib';
+import type { ChannelModel, ConfirmChannel } from 'amqplib';
 import { type DataSource, IsNull } from 'typeorm';
 
 import { type AppConfig, appConfig } from '../config/app.config.js';
@@ -25,8 +25,8 @@ const BATCH = 100;
 export class BrokerPublisher implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Events');
   private readonly poller = new Poller(POLL_MS, () => this.tick());
-  private connection?: amqp.ChannelModel;
-  private channel?: amqp.ConfirmChannel;
+  private connection?: ChannelModel;
+  private channel?: ConfirmChannel;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -91,8 +91,10 @@ export class BrokerPublisher implements OnApplicationBootstrap, OnApplicationShu
   }
 
   /** The confirm channel, connected and with the exchange declared, made again after a failure. */
-  private async open(): Promise<amqp.ConfirmChannel> {
+  private async open(): Promise<ConfirmChannel> {
     if (this.channel === undefined) {
+      // The client is loaded only by a service that publishes to a broker.
+      const { default: amqp } = await import('amqplib');
       const connection = await amqp.connect(this.config.eventsAmqpUrl!);
       connection.on('error', () => undefined);
       connection.on('close', () => {

@@ -7,9 +7,9 @@
 import { once } from 'node:events';
 
 import { Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
+import type { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import type { ThrottlerStorage } from '@nestjs/throttler';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 
 import { FixedWindowCounters } from './fixed-window-counters.js';
 
@@ -25,16 +25,29 @@ const REDIS_MAX_RECONNECT_DELAY_MS = 2_000;
 export class RateLimitStorage implements ThrottlerStorage, OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('RateLimit');
   private readonly local = new FixedWindowCounters();
-  private readonly redis: Redis | undefined;
-  private readonly shared: ThrottlerStorageRedisService | undefined;
+  private redis: Redis | undefined;
+  private shared: ThrottlerStorageRedisService | undefined;
   private usingLocal = false;
 
-  constructor(redisUrl: string | undefined, keyPrefix: string) {
-    if (redisUrl === undefined) {
+  constructor(
+    private readonly redisUrl: string | undefined,
+    private readonly keyPrefix: string,
+  ) {}
+
+  /**
+   * Connects to Redis (its client is loaded only then) and lets the first requests be
+   * counted there: waits (briefly) for the connection.
+   */
+  async onModuleInit(): Promise<void> {
+    if (this.redisUrl === undefined) {
       return;
     }
-    this.redis = new Redis(redisUrl, {
-      keyPrefix,
+    const [{ Redis }, { ThrottlerStorageRedisService }] = await Promise.all([
+      import('ioredis'),
+      import('@nest-lab/throttler-storage-redis'),
+    ]);
+    this.redis = new Redis(this.redisUrl, {
+      keyPrefix: this.keyPrefix,
       // Fail fast while disconnected instead of queueing requests behind a dead link.
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
@@ -44,11 +57,7 @@ export class RateLimitStorage implements ThrottlerStorage, OnModuleInit, OnAppli
     // ioredis reports connection errors as events; the outage itself is logged by increment().
     this.redis.on('error', () => undefined);
     this.shared = new ThrottlerStorageRedisService(this.redis);
-  }
-
-  /** Lets the first requests be counted in Redis: waits (briefly) for the connection. */
-  async onModuleInit(): Promise<void> {
-    if (this.redis === undefined || this.redis.status === 'ready') {
+    if (this.redis.status === 'ready') {
       return;
     }
     const ready = once(this.redis, 'ready', { signal: AbortSignal.timeout(REDIS_STARTUP_WAIT_MS) });
@@ -59,7 +68,7 @@ export class RateLimitStorage implements ThrottlerStorage, OnModuleInit, OnAppli
   }
 
   get usesRedis(): boolean {
-    return this.redis !== undefined;
+    return this.redisUrl !== undefined;
   }
 
   /** True when Redis answers a PING within the command timeout. */

@@ -25,7 +25,7 @@ export async function startApp(env: Record<string, string> = {}, modules: Type[]
   Object.assign(process.env, storage?.env, env);
   try {
     const moduleRef = await Test.createTestingModule({ imports: [AppModule, ...modules] }).compile();
-    const app = moduleRef.createNestApplication(createHttpAdapter(), {
+    const app = moduleRef.createNestApplication(await createHttpAdapter(), {
       ...APP_OPTIONS,
       logger: false,
       abortOnError: false,
@@ -33,6 +33,8 @@ export async function startApp(env: Record<string, string> = {}, modules: Type[]
     configureApp(app);
     await app.init();
     await adapterReady(app);
+    // Listening once spares every supertest request a listen and a close of its own.
+    await app.listen(0, '127.0.0.1');
     if (storage !== undefined) {
       const close = app.close.bind(app);
       app.close = async () => {
