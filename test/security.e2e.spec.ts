@@ -8,7 +8,6 @@ import { jest } from '@jest/globals';
 import type { INestApplication } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 
-import { ServiceProcess } from './support/server.js';
 import { answersIn, portOf, type RawAnswer, rawExchange } from './support/raw-http.js';
 import { createShelter, expectResponse, http, startApp, TOKEN, validPet, validShelter } from './support/app.js';
 
@@ -412,24 +411,5 @@ describe('security', () => {
         await proxied.close();
       }
     }
-  });
-
-  it('never writes a token sent in the query string to the log of the built service', async () => {
-    const service = await ServiceProcess.start({ DATABASE_URL: 'sqlite::memory:', LOG_FORMAT: 'json' });
-    const secret = `qs-secret-${Date.now()}`;
-    try {
-      for (const name of ['token', 'access_token', 'api_key']) {
-        await service.http().get(`/pets?${name}=${secret}`).expect(400);
-        await service.http().get(`/unknown?${name}=${secret}`).expect(404);
-        await service.http().get(`/health/live?${name}=${secret}`).expect(200);
-        await service.http().post(`/pets?${name}=${secret}`).send({}).expect(401);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    } finally {
-      await service.stop();
-    }
-    const lines = service.log.split('\n').filter((line) => line.includes('[redacted]'));
-    expect(lines).toHaveLength(12);
-    expect(service.log).not.toContain(secret);
   });
 });
