@@ -3,14 +3,15 @@
  * as APP_* providers so that a test booting AppModule runs exactly what production runs.
  * Before routing, on every request: the request line, then request id, security headers and
  * CORS, the rate-limit count and its headers, and the answers given before routing (OPTIONS,
- * a missing Host, an unmet Expect). Then, on routed requests: the rate limit, authentication
+ * a missing Host, an unmet Expect), and the reads of one resource by id answered directly
+ * (src/direct-reads.ts). Then, on routed requests: the rate limit, authentication
  * and the JSON body (guards run in this order), validation (the pipe), and one filter for
  * every error.
  */
 import { type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_PIPE, HttpAdapterHost } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_PIPE, DiscoveryModule, HttpAdapterHost } from '@nestjs/core';
 
-import { AuthGuard } from './auth/auth.guard.js';
+import { AUTH_REQUIREMENT, AuthGuard } from './auth/auth.guard.js';
 import { AuthModule } from './auth/auth.module.js';
 import { CommonModule } from './common/common.module.js';
 import { AllExceptionsFilter } from './common/http/all-exceptions.filter.js';
@@ -24,6 +25,7 @@ import { RateLimiter } from './rate-limit/rate-limiter.js';
 import { ValidationPipe } from './common/validation/validation.pipe.js';
 import { AppConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
+import { DirectReads } from './direct-reads.js';
 import { HealthModule } from './health/health.module.js';
 import { LoggingModule } from './logging/logging.module.js';
 import { RequestLog } from './logging/request-log.js';
@@ -34,6 +36,7 @@ import { SheltersModule } from './shelters/shelters.module.js';
 
 @Module({
   imports: [
+    DiscoveryModule,
     AppConfigModule,
     LoggingModule,
     DatabaseModule,
@@ -49,6 +52,7 @@ import { SheltersModule } from './shelters/shelters.module.js';
   ],
   providers: [
     RateLimiter,
+    DirectReads,
     { provide: APP_GUARD, useClass: RateLimitGuard },
     { provide: APP_GUARD, useExisting: AuthGuard },
     { provide: APP_GUARD, useClass: JsonBodyGuard },
@@ -62,6 +66,7 @@ export class AppModule implements NestModule {
     private readonly requestLog: RequestLog,
     private readonly front: HttpFront,
     private readonly rateLimiter: RateLimiter,
+    private readonly directReads: DirectReads,
   ) {}
 
   /**
@@ -70,6 +75,20 @@ export class AppModule implements NestModule {
    */
   configure(_consumer: MiddlewareConsumer): void {
     const adapter = this.adapterHost.httpAdapter;
-    onEveryRequest(adapter, this.requestLog.hook, this.front.hook, this.rateLimiter.hook, this.front.answers);
+    const directReads = this.directReads.hookFor({
+      guards: [RateLimitGuard, AuthGuard, JsonBodyGuard],
+      pipes: [ValidationPipe],
+      filters: [AllExceptionsFilter],
+      hookModule: AppModule,
+      routeRules: [AUTH_REQUIREMENT],
+    });
+    onEveryRequest(
+      adapter,
+      this.requestLog.hook,
+      this.front.hook,
+      this.rateLimiter.hook,
+      this.front.answers,
+      directReads,
+    );
   }
 }

@@ -23,7 +23,8 @@ import type { PrincipalStatus } from './principal.js';
 
 export type AuthRequirement = 'none' | 'token' | 'admin';
 
-const AUTH_REQUIREMENT = 'authRequirement';
+/** The metadata key of a route's own `@RequireAuth` rule. */
+export const AUTH_REQUIREMENT = 'authRequirement';
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export const RequireAuth = (requirement: AuthRequirement) =>

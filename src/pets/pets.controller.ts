@@ -2,6 +2,7 @@ import { Body, Controller, Delete, Get, Patch, Post, Put, Query } from '@nestjs/
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 
 import { Created } from '../common/http/created.decorator.js';
+import { DirectRead } from '../common/http/direct-read.decorator.js';
 import { IfMatch } from '../common/http/etag.js';
 import { ResourceId } from '../common/http/resource-id.decorator.js';
 import { ApiError } from '../common/openapi/api-error.decorator.js';
@@ -47,6 +48,7 @@ export class PetsController {
     description: 'The pet with its strong `ETag`; `If-None-Match` with that tag answers 304 while it is unchanged.',
   })
   @ApiOkResponse({ type: PetResponse })
+  @DirectRead()
   findOne(@ResourceId('pet') id: string): Promise<Pet> {
     return this.pets.findOrFail(id);
   }

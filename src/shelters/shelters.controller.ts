@@ -3,6 +3,7 @@ import { ApiCreatedResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger
 
 import { Created } from '../common/http/created.decorator.js';
 import { IfMatch } from '../common/http/etag.js';
+import { DirectRead } from '../common/http/direct-read.decorator.js';
 import { ResourceId } from '../common/http/resource-id.decorator.js';
 import { type ListPage, PAGE_HEADERS } from '../common/resources/paging.js';
 import { Idempotent, REPLAY_HEADERS } from '../idempotency/idempotent.decorator.js';
@@ -41,6 +42,7 @@ export class SheltersController {
     description: 'The shelter with its strong `ETag`; `If-None-Match` with that tag answers 304 while it is unchanged.',
   })
   @ApiOkResponse({ type: ShelterResponse })
+  @DirectRead()
   findOne(@ResourceId('shelter') id: string): Promise<Shelter> {
     return this.shelters.findOrFail(id);
   }
@@ -53,6 +55,7 @@ export class SheltersController {
     description: 'The same answer as `GET /shelters/{id}`, under the singular spelling of the original spec.',
   })
   @ApiOkResponse({ type: ShelterResponse })
+  @DirectRead()
   findOneSingular(@ResourceId('shelter') id: string): Promise<Shelter> {
     return this.shelters.findOrFail(id);
   }

@@ -28,6 +28,14 @@ export interface RequestView {
  */
 export type RequestHook = (req: IncomingMessage, res: ServerResponse, view: RequestView) => boolean | Promise<boolean>;
 
+/** Requests a hook answered for a route (src/direct-reads.ts): the route's pattern, for the request line. */
+const answeredRoutes = new WeakMap<IncomingMessage, string>();
+
+/** Records that a hook answered `req` as the route `pattern` would have. */
+export function answeredBy(req: IncomingMessage, pattern: string): void {
+  answeredRoutes.set(req, pattern);
+}
+
 /** Where the run of the hooks ends: answered, passed on, or failed (to the adapter's error handling). */
 type Finish = (answered: boolean, error?: unknown) => void;
 
@@ -133,7 +141,7 @@ class ExpressView implements RequestView {
 
   /** Express records the matched route on the request; its not-found wildcard is no route. */
   route(): string | undefined {
-    const path = this.req.route?.path;
+    const path = this.req.route?.path ?? answeredRoutes.get(this.req);
     return path?.includes('*') ? undefined : path;
   }
 

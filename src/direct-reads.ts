@@ -1,0 +1,221 @@
+/**
+ * The reads clients make most, one resource by id on a route marked `@DirectRead()`, answered
+ * from the request hooks, after the request line, the common headers and the rate-limit count
+ * and before the adapter's router and Nest's route pipeline, which cost more than the rest of
+ * such a request. The answer is the one the pipeline would give: the same handler is called
+ * with the same id, and its result is written by `payloadOf` as the adapters write it (ETag,
+ * 304, HEAD). Only the plain case is answered here: a GET or HEAD with a canonical id, no body,
+ * no exhausted rate-limit window, and a result. Anything else (a bad id, a 404, a 429, a body,
+ * `Expect`) is left to the full pipeline, which answers it as for any route; the rate-limit
+ * count made before is not made again.
+ *
+ * The path is on only where nothing but the application's own pipeline applies: at start-up a
+ * marked route is left to Nest when it, its controller or the application has a guard,
+ * interceptor, pipe or filter beyond that pipeline, or when a module configures middleware.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+import { Injectable, Logger, type OnApplicationBootstrap, RequestMethod, type Type } from '@nestjs/common';
+import {
+  EXCEPTION_FILTERS_METADATA,
+  GUARDS_METADATA,
+  INTERCEPTORS_METADATA,
+  METHOD_METADATA,
+  PATH_METADATA,
+  PIPES_METADATA,
+  ROUTE_ARGS_METADATA,
+} from '@nestjs/common/constants.js';
+import { ApplicationConfig, DiscoveryService, MetadataScanner, ModulesContainer } from '@nestjs/core';
+
+import { payloadOf } from './common/http/answers.js';
+import { DIRECT_READ } from './common/http/direct-read.decorator.js';
+import { answeredBy, type RequestHook } from './common/http/request-hooks.js';
+import { isIdText } from './common/validation/rules.js';
+import { RateLimiter } from './rate-limit/rate-limiter.js';
+
+/** What the application's pipeline is made of: the direct path answers as it would. */
+export interface Pipeline {
+  guards: Type[];
+  pipes: Type[];
+  filters: Type[];
+  /** The module whose `configure` installs the request hooks (and no middleware). */
+  hookModule: Type;
+  /** Metadata keys by which a route states a rule of its own (an auth requirement): such a route is left to the pipeline. */
+  routeRules: string[];
+}
+
+interface DirectRoute {
+  /** The route's pattern, for the request line. */
+  pattern: string;
+  read: (id: string) => Promise<unknown>;
+}
+
+const ENHANCERS = [GUARDS_METADATA, INTERCEPTORS_METADATA, PIPES_METADATA, EXCEPTION_FILTERS_METADATA];
+
+@Injectable()
+export class DirectReads implements OnApplicationBootstrap {
+  private readonly logger = new Logger('DirectReads');
+  /** By the route's path up to its id (`/pets/`). */
+  private readonly routes = new Map<string, DirectRoute>();
+  private pipeline?: Pipeline;
+
+  constructor(
+    private readonly discovery: DiscoveryService,
+    private readonly scanner: MetadataScanner,
+    private readonly modules: ModulesContainer,
+    private readonly config: ApplicationConfig,
+    private readonly rateLimiter: RateLimiter,
+  ) {}
+
+  /** The hook, last of the request hooks, for an application made of `pipeline`. */
+  hookFor(pipeline: Pipeline): RequestHook {
+    this.pipeline = pipeline;
+    return this.hook;
+  }
+
+  onApplicationBootstrap(): void {
+    const pipeline = this.pipeline;
+    if (pipeline === undefined) {
+      return;
+    }
+    const outside = this.outsideThePipeline(pipeline);
+    for (const wrapper of this.discovery.getControllers()) {
+      const instance = wrapper.instance as Record<string, unknown> | undefined;
+      const controller = wrapper.metatype as Type | undefined;
+      if (!instance || !controller) {
+        continue;
+      }
+      const prototype = Object.getPrototypeOf(instance) as Record<string, (...args: unknown[]) => unknown>;
+      for (const name of this.scanner.getAllMethodNames(prototype)) {
+        const handler = prototype[name];
+        if (Reflect.getMetadata(DIRECT_READ, handler) !== true) {
+          continue;
+        }
+        const pattern = directPattern(controller, name, handler);
+        const refused =
+          outside ?? ownEnhancer(controller, handler, pipeline.routeRules) ?? (pattern ? undefined : 'its route');
+        if (refused !== undefined || pattern === undefined) {
+          this.logger.warn(`${controller.name}.${name} is answered by the full pipeline: ${refused}.`);
+          continue;
+        }
+        this.routes.set(pattern.slice(0, pattern.lastIndexOf(':')), {
+          pattern,
+          read: (id) => handler.call(instance, id) as Promise<unknown>,
+        });
+      }
+    }
+  }
+
+  private readonly hook: RequestHook = (req, res) => {
+    if (this.routes.size === 0 || (req.method !== 'GET' && req.method !== 'HEAD') || hasBody(req)) {
+      return false;
+    }
+    const url = req.url ?? '';
+    const query = url.indexOf('?');
+    let path = query === -1 ? url : url.slice(0, query);
+    // One trailing slash is the same route, as for the routers.
+    if (path.length > 1 && path.endsWith('/')) {
+      path = path.slice(0, -1);
+    }
+    const slash = path.lastIndexOf('/');
+    const route = this.routes.get(path.slice(0, slash + 1));
+    const id = path.slice(slash + 1);
+    if (route === undefined || !isIdText(id)) {
+      return false;
+    }
+    const blocks = this.rateLimiter.blocksOf(req);
+    if (!Array.isArray(blocks) || blocks.length > 0) {
+      return false;
+    }
+    return route.read(id).then(
+      (result) => answer(req, res, route.pattern, result),
+      () => false,
+    );
+  };
+
+  /** Why no route may be answered directly, or undefined. */
+  private outsideThePipeline(pipeline: Pipeline): string | undefined {
+    const extra = (instances: object[], allowed: Type[]) =>
+      instances.find((instance) => !allowed.some((type) => instance instanceof type));
+    const guard = extra(this.config.getGlobalGuards(), pipeline.guards);
+    const pipe = extra(this.config.getGlobalPipes(), pipeline.pipes);
+    const filter = extra(this.config.getGlobalFilters(), pipeline.filters);
+    const interceptor = this.config.getGlobalInterceptors()[0];
+    const found = guard ?? pipe ?? filter ?? interceptor;
+    if (found !== undefined) {
+      return `the application also has ${found.constructor.name}`;
+    }
+    for (const module of this.modules.values()) {
+      const type = module.metatype;
+      const prototype = type.prototype as { configure?: unknown } | undefined;
+      if (type !== pipeline.hookModule && typeof prototype?.configure === 'function') {
+        return `${type.name} configures middleware`;
+      }
+    }
+    return undefined;
+  }
+}
+
+/** The route's own guard, interceptor, pipe, filter or rule, if it or its controller has one. */
+function ownEnhancer(controller: Type, handler: object, rules: string[]): string | undefined {
+  for (const key of [...ENHANCERS, ...rules]) {
+    for (const target of [controller, handler]) {
+      const value = Reflect.getMetadata(key, target) as unknown;
+      if (value !== undefined && (!Array.isArray(value) || value.length > 0)) {
+        return `it has its own ${key.replaceAll('_', '')}`;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** `/pets/:id` for a GET route ending in its only argument, a path parameter; undefined for any other. */
+function directPattern(controller: Type, name: string, handler: object): string | undefined {
+  if (Reflect.getMetadata(METHOD_METADATA, handler) !== RequestMethod.GET) {
+    return undefined;
+  }
+  const prefix = Reflect.getMetadata(PATH_METADATA, controller) as unknown;
+  const suffix = Reflect.getMetadata(PATH_METADATA, handler) as unknown;
+  if (typeof prefix !== 'string' || typeof suffix !== 'string') {
+    return undefined;
+  }
+  const path = `/${[prefix, suffix]
+    .map((part) => part.replace(/^\/+|\/+$/g, ''))
+    .filter(Boolean)
+    .join('/')}`;
+  const param = /\/:(\w+)$/.exec(path)?.[1];
+  const args = Object.values(
+    (Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, name) ?? {}) as Record<string, { data?: { param?: string } }>,
+  );
+  if (param === undefined || path.slice(0, -param.length - 2).includes(':')) {
+    return undefined;
+  }
+  return args.length === 1 && args[0].data?.param === param ? path : undefined;
+}
+
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return (
+    (length !== undefined && length !== '0') ||
+    req.headers['transfer-encoding'] !== undefined ||
+    req.headers.expect !== undefined
+  );
+}
+
+/** Writes a handler's result as the adapters do; false (the full pipeline answers) for anything but a whole body or a 304. */
+function answer(req: IncomingMessage, res: ServerResponse, pattern: string, result: unknown): boolean {
+  const payload = payloadOf(req, res, result, 200);
+  if (payload === undefined || payload.kind === 'stream') {
+    return false;
+  }
+  answeredBy(req, pattern);
+  res.statusCode = payload.status;
+  if (payload.kind === 'empty') {
+    res.end();
+    return true;
+  }
+  res.setHeader('Content-Type', payload.type);
+  res.setHeader('Content-Length', Buffer.byteLength(payload.body));
+  res.end(payload.body);
+  return true;
+}

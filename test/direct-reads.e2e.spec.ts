@@ -1,0 +1,92 @@
+/**
+ * Reads of one resource by id are answered before Nest's router (src/direct-reads.ts) only
+ * while nothing but the application's pipeline applies to them: a route's own guard, or a
+ * module's middleware, still runs once added.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+import {
+  type CanActivate,
+  Controller,
+  Get,
+  Injectable,
+  type MiddlewareConsumer,
+  Module,
+  type NestModule,
+  UseGuards,
+} from '@nestjs/common';
+import type { INestApplication } from '@nestjs/common';
+
+import { DirectRead } from '../src/common/http/direct-read.decorator.js';
+import { ResourceId } from '../src/common/http/resource-id.decorator.js';
+import { createPet, createShelter, http, startApp } from './support/app.js';
+
+@Injectable()
+class RefuseGuard implements CanActivate {
+  canActivate(): boolean {
+    return false;
+  }
+}
+
+@Controller('guarded')
+class GuardedController {
+  @Get(':id')
+  @DirectRead()
+  @UseGuards(RefuseGuard)
+  findOne(@ResourceId('pet') id: string) {
+    return { id: Number(id), version: 1 };
+  }
+}
+
+@Module({ controllers: [GuardedController], providers: [RefuseGuard] })
+class GuardedModule {}
+
+@Module({})
+class StampModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer
+      .apply((_req: IncomingMessage, res: ServerResponse, next: () => void) => {
+        res.setHeader('X-Stamped', 'yes');
+        next();
+      })
+      .forRoutes('*path');
+  }
+}
+
+describe('reads answered before the router', () => {
+  let app: INestApplication | undefined;
+  afterEach(async () => {
+    await app?.close();
+    app = undefined;
+  });
+
+  it('answer a pet as the pipeline does: ETag, 304, HEAD, and 404 for one that is not there', async () => {
+    app = await startApp();
+    const shelter = await createShelter(app);
+    const pet = await createPet(app, shelter.id);
+    const read = await http(app).get(`/pets/${pet.id}`).expect(200);
+    expect(read.body).toEqual(pet);
+    expect(read.headers.etag).toBe(`"${pet.id}.1"`);
+    expect(read.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(read.headers['x-ratelimit-remaining']).toMatch(/^\d+$/);
+    expect(read.headers['content-security-policy']).toBe("default-src 'none';frame-ancestors 'none'");
+    await http(app).get(`/pets/${pet.id}/`).set('If-None-Match', read.headers.etag).expect(304, '');
+    const head = await http(app).head(`/shelters/${shelter.id}`).expect(200);
+    expect(head.headers['content-length']).toBe(String(Buffer.byteLength(JSON.stringify(shelter))));
+    await http(app).get('/pets/999').expect(404);
+  });
+
+  it('leave a route with a guard of its own to the pipeline', async () => {
+    app = await startApp({}, [GuardedModule]);
+    const refused = await http(app).get('/guarded/1').expect(403);
+    expect(refused.body).toMatchObject({ status: 403, error: 'Forbidden' });
+  });
+
+  it('leave every route to the pipeline once a module configures middleware', async () => {
+    // On Express, whatever the suite's adapter: the Fastify adapter runs no Nest middleware.
+    app = await startApp({ HTTP_ADAPTER: 'express' }, [StampModule]);
+    const shelter = await createShelter(app);
+    const read = await http(app).get(`/shelters/${shelter.id}`).expect(200);
+    expect(read.headers['x-stamped']).toBe('yes');
+  });
+});
