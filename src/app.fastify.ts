@@ -14,7 +14,7 @@ import { Messages } from './common/errors/messages.js';
 import { JSON_TYPE, payloadOf, sendError } from './common/http/answers.js';
 import { answerClientError } from './common/http/client-errors.js';
 import { requestIdOf } from './common/http/request-id.js';
-import { beforeFastifyAnswers } from './common/http/request-hooks.js';
+import { compileTrust } from './common/http/request-hooks.js';
 import type { AppConfig } from './config/app.config.js';
 
 /** Fastify's longest path parameter (its default is 100 characters). */
@@ -44,7 +44,8 @@ class ApiFastifyAdapter extends FastifyAdapter {
 
 export function createFastifyAdapter(config: AppConfig): FastifyAdapter {
   const adapter = new ApiFastifyAdapter({
-    trustProxy: fastifyTrustProxy(config.trustProxy),
+    // The client address as Express and the request hooks read it (a hop count trusts the nearest hops).
+    trustProxy: compileTrust(config.trustProxy),
     routerOptions: {
       caseSensitive: true,
       ignoreTrailingSlash: true,
@@ -59,10 +60,10 @@ export function createFastifyAdapter(config: AppConfig): FastifyAdapter {
     genReqId: (req: IncomingMessage) => requestIdOf(req),
     // Requests Node's parser refuses, and URLs the router cannot decode, answer in the contract's shape.
     clientErrorHandler: (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket),
-    // They are answered before Fastify's onRequest hooks, so the hooks run here first.
+    // The request hooks have run on the server before Fastify saw the request.
     frameworkErrors: (_error: Error, request: FastifyRequest, reply: FastifyReply) => {
       reply.hijack();
-      beforeFastifyAnswers(request, reply, () => sendError(request.raw, reply.raw, 400, Messages.malformedRequest()));
+      sendError(request.raw, reply.raw, 400, Messages.malformedRequest());
     },
   });
   const fastify = adapter.getInstance();
@@ -81,13 +82,4 @@ export function createFastifyAdapter(config: AppConfig): FastifyAdapter {
     done();
   });
   return adapter;
-}
-
-/**
- * Fastify's `trustProxy`. A hop count becomes a function, as Express reads one (trust the
- * nearest `n` hops): Fastify 5 ignores a bare number, since whoever reaches the service
- * directly can then name any address; TRUST_PROXY's documentation says so.
- */
-function fastifyTrustProxy(trust: AppConfig['trustProxy']) {
-  return typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : trust;
 }

@@ -1,14 +1,14 @@
 /**
  * The application: its modules and the request pipeline every route shares, registered here
  * as APP_* providers so that a test booting AppModule runs exactly what production runs.
- * Before routing, on every request: the request line, then request id, security headers and
+ * Before the adapter, on every request: the request line, then request id, security headers and
  * CORS, the rate-limit count and its headers, and the answers given before routing (OPTIONS,
  * a missing Host, an unmet Expect), and the reads of one resource by id answered directly
  * (src/direct-reads.ts). Then, on routed requests: the rate limit, authentication
  * and the JSON body (guards run in this order), validation (the pipe), and one filter for
  * every error.
  */
-import { type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
+import { Inject, type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE, DiscoveryModule, HttpAdapterHost } from '@nestjs/core';
 
 import { AUTH_REQUIREMENT, AuthGuard } from './auth/auth.guard.js';
@@ -23,6 +23,7 @@ import { RateLimitGuard } from './rate-limit/rate-limit.guard.js';
 import { RateLimitModule } from './rate-limit/rate-limit.module.js';
 import { RateLimiter } from './rate-limit/rate-limiter.js';
 import { ValidationPipe } from './common/validation/validation.pipe.js';
+import { type AppConfig, appConfig } from './config/app.config.js';
 import { AppConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
 import { DirectReads } from './direct-reads.js';
@@ -67,11 +68,12 @@ export class AppModule implements NestModule {
     private readonly front: HttpFront,
     private readonly rateLimiter: RateLimiter,
     private readonly directReads: DirectReads,
+    @Inject(appConfig.KEY) private readonly config: AppConfig,
   ) {}
 
   /**
    * Runs before the routes are registered: the hooks every request passes go straight onto
-   * the HTTP adapter, ahead of routing, so that unknown endpoints get them too.
+   * the HTTP server, ahead of the adapter, so that unknown endpoints get them too.
    */
   configure(_consumer: MiddlewareConsumer): void {
     const adapter = this.adapterHost.httpAdapter;
@@ -84,6 +86,7 @@ export class AppModule implements NestModule {
     });
     onEveryRequest(
       adapter,
+      this.config,
       this.requestLog.hook,
       this.front.hook,
       this.rateLimiter.hook,

@@ -14,7 +14,6 @@ import express from 'express';
 
 import { JSON_TYPE, type Payload, payloadOf } from './common/http/answers.js';
 import { answerClientError } from './common/http/client-errors.js';
-import { reserveExpressHooks } from './common/http/request-hooks.js';
 import { setupOpenApi } from './common/openapi/openapi.js';
 import { type AppConfig, appConfig, loadAppConfig } from './config/app.config.js';
 
@@ -70,7 +69,6 @@ function createExpressAdapter(config: AppConfig): ExpressAdapter {
   // ETags are the service's own (strong, from the row version), not Express's weak body hashes.
   app.set('etag', false);
   app.set('query parser', 'simple');
-  reserveExpressHooks(app);
   return new ApiExpressAdapter(app);
 }
 

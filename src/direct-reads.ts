@@ -15,7 +15,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-import { Injectable, Logger, type OnApplicationBootstrap, RequestMethod, type Type } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, RequestMethod, type Type } from '@nestjs/common';
 import {
   EXCEPTION_FILTERS_METADATA,
   GUARDS_METADATA,
@@ -26,11 +26,15 @@ import {
   ROUTE_ARGS_METADATA,
 } from '@nestjs/common/constants.js';
 import { ApplicationConfig, DiscoveryService, MetadataScanner, ModulesContainer } from '@nestjs/core';
+import { LRUCache } from 'lru-cache';
 
-import { payloadOf } from './common/http/answers.js';
+import { JSON_TYPE, payloadOf } from './common/http/answers.js';
 import { DIRECT_READ } from './common/http/direct-read.decorator.js';
 import { answeredBy, type RequestHook } from './common/http/request-hooks.js';
+import { DATA_VERSION, type DataVersion } from './common/resources/list-answer-cache.js';
+import { listMatches } from './common/resources/versioning.js';
 import { isIdText } from './common/validation/rules.js';
+import { type AppConfig, appConfig } from './config/app.config.js';
 import { RateLimiter } from './rate-limit/rate-limiter.js';
 
 /** What the application's pipeline is made of: the direct path answers as it would. */
@@ -52,20 +56,39 @@ interface DirectRoute {
 
 const ENHANCERS = [GUARDS_METADATA, INTERCEPTORS_METADATA, PIPES_METADATA, EXCEPTION_FILTERS_METADATA];
 
+/** How many answers are kept, least recently used first out (a pet's answer is under 1 KB). */
+const KEPT_ANSWERS = 10_000;
+
+/** An answer kept while the data version it was read at is current. */
+interface Kept {
+  version: string;
+  etag: string;
+  body: string;
+}
+
 @Injectable()
 export class DirectReads implements OnApplicationBootstrap {
   private readonly logger = new Logger('DirectReads');
   /** By the route's path up to its id (`/pets/`). */
   private readonly routes = new Map<string, DirectRoute>();
   private pipeline?: Pipeline;
+  /**
+   * Answers kept by route and id, as list answers are (ListAnswerCache): only where every
+   * write is seen (SQLite) and lists are kept (`LIST_CACHE_MB` above 0).
+   */
+  private readonly kept: LRUCache<string, Kept> | undefined;
 
   constructor(
     private readonly discovery: DiscoveryService,
     private readonly scanner: MetadataScanner,
     private readonly modules: ModulesContainer,
-    private readonly config: ApplicationConfig,
+    private readonly application: ApplicationConfig,
     private readonly rateLimiter: RateLimiter,
-  ) {}
+    @Inject(DATA_VERSION) private readonly versions: DataVersion,
+    @Inject(appConfig.KEY) config: AppConfig,
+  ) {
+    this.kept = versions.seesEveryWrite && config.listCacheBytes > 0 ? new LRUCache({ max: KEPT_ANSWERS }) : undefined;
+  }
 
   /** The hook, last of the request hooks, for an application made of `pipeline`. */
   hookFor(pipeline: Pipeline): RequestHook {
@@ -127,8 +150,29 @@ export class DirectReads implements OnApplicationBootstrap {
     if (!Array.isArray(blocks) || blocks.length > 0) {
       return false;
     }
+    if (this.kept === undefined) {
+      return route.read(id).then(
+        (result) => answer(req, res, route.pattern, result) !== undefined,
+        () => false,
+      );
+    }
+    const key = `${route.pattern} ${id}`;
+    const version = this.versions.dataVersion();
+    const kept = this.kept.get(key);
+    if (kept !== undefined && kept.version === version) {
+      answeredBy(req, route.pattern);
+      send(req, res, kept.etag, kept.body);
+      return true;
+    }
     return route.read(id).then(
-      (result) => answer(req, res, route.pattern, result),
+      (result) => {
+        const sent = answer(req, res, route.pattern, result);
+        const etag = res.getHeader('ETag');
+        if (sent !== undefined && typeof etag === 'string') {
+          this.kept?.set(key, { version, etag, body: sent });
+        }
+        return sent !== undefined;
+      },
       () => false,
     );
   };
@@ -137,10 +181,10 @@ export class DirectReads implements OnApplicationBootstrap {
   private outsideThePipeline(pipeline: Pipeline): string | undefined {
     const extra = (instances: object[], allowed: Type[]) =>
       instances.find((instance) => !allowed.some((type) => instance instanceof type));
-    const guard = extra(this.config.getGlobalGuards(), pipeline.guards);
-    const pipe = extra(this.config.getGlobalPipes(), pipeline.pipes);
-    const filter = extra(this.config.getGlobalFilters(), pipeline.filters);
-    const interceptor = this.config.getGlobalInterceptors()[0];
+    const guard = extra(this.application.getGlobalGuards(), pipeline.guards);
+    const pipe = extra(this.application.getGlobalPipes(), pipeline.pipes);
+    const filter = extra(this.application.getGlobalFilters(), pipeline.filters);
+    const interceptor = this.application.getGlobalInterceptors()[0];
     const found = guard ?? pipe ?? filter ?? interceptor;
     if (found !== undefined) {
       return `the application also has ${found.constructor.name}`;
@@ -202,20 +246,37 @@ function hasBody(req: IncomingMessage): boolean {
   );
 }
 
-/** Writes a handler's result as the adapters do; false (the full pipeline answers) for anything but a whole body or a 304. */
-function answer(req: IncomingMessage, res: ServerResponse, pattern: string, result: unknown): boolean {
+/**
+ * Writes a handler's result as the adapters do, and returns its JSON (sent, or not for a 304);
+ * undefined, with nothing sent, for anything but a versioned resource (the full pipeline answers).
+ */
+function answer(req: IncomingMessage, res: ServerResponse, pattern: string, result: unknown): string | undefined {
   const payload = payloadOf(req, res, result, 200);
-  if (payload === undefined || payload.kind === 'stream') {
-    return false;
+  if (payload === undefined || payload.kind === 'stream' || typeof res.getHeader('ETag') !== 'string') {
+    return undefined;
   }
   answeredBy(req, pattern);
-  res.statusCode = payload.status;
+  const body = payload.kind === 'whole' ? payload.body.toString() : JSON.stringify(result);
   if (payload.kind === 'empty') {
+    res.statusCode = payload.status;
     res.end();
-    return true;
+    return body;
   }
   res.setHeader('Content-Type', payload.type);
-  res.setHeader('Content-Length', Buffer.byteLength(payload.body));
-  res.end(payload.body);
-  return true;
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  res.end(body);
+  return body;
+}
+
+/** A kept answer: 304 while `If-None-Match` names its tag, else 200 with the body (none for HEAD). */
+function send(req: IncomingMessage, res: ServerResponse, etag: string, body: string): void {
+  res.setHeader('ETag', etag);
+  if (listMatches(req.headers['if-none-match'], etag)) {
+    res.statusCode = 304;
+    res.end();
+    return;
+  }
+  res.setHeader('Content-Type', JSON_TYPE);
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  res.end(body);
 }

@@ -19,7 +19,7 @@ import type { INestApplication } from '@nestjs/common';
 
 import { DirectRead } from '../src/common/http/direct-read.decorator.js';
 import { ResourceId } from '../src/common/http/resource-id.decorator.js';
-import { createPet, createShelter, http, startApp } from './support/app.js';
+import { createPet, createShelter, http, startApp, TOKEN } from './support/app.js';
 
 @Injectable()
 class RefuseGuard implements CanActivate {
@@ -74,6 +74,24 @@ describe('reads answered before the router', () => {
     const head = await http(app).head(`/shelters/${shelter.id}`).expect(200);
     expect(head.headers['content-length']).toBe(String(Buffer.byteLength(JSON.stringify(shelter))));
     await http(app).get('/pets/999').expect(404);
+  });
+
+  it('answer what was last written, the kept answer of an earlier read notwithstanding', async () => {
+    app = await startApp();
+    const shelter = await createShelter(app);
+    const pet = await createPet(app, shelter.id);
+    const first = await http(app).get(`/pets/${pet.id}`).expect(200);
+    await http(app).get(`/pets/${pet.id}`).expect(200, first.body);
+    const patched = await http(app)
+      .patch(`/pets/${pet.id}`)
+      .set('Authorization', TOKEN)
+      .send({ name: 'Tom' })
+      .expect(200);
+    const second = await http(app).get(`/pets/${pet.id}`).set('If-None-Match', first.headers.etag).expect(200);
+    expect(second.body).toEqual(patched.body);
+    expect(second.headers.etag).toBe(patched.headers.etag);
+    await http(app).delete(`/pets/${pet.id}`).set('Authorization', TOKEN).expect(200);
+    await http(app).get(`/pets/${pet.id}`).expect(404);
   });
 
   it('leave a route with a guard of its own to the pipeline', async () => {

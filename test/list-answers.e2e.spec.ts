@@ -101,6 +101,7 @@ describe('list answers', () => {
 
   it('show a write made by another connection to the same database', async () => {
     expect(await names({ status: 'available' })).toContain('Pet 1');
+    await http(app).get('/pets/1').expect(200);
     const url = storage.env.DATABASE_URL;
     if (onPostgres) {
       const client = new pg.Client({ connectionString: url });
@@ -113,8 +114,12 @@ describe('list answers', () => {
       const db = new Database(url.replace(/^sqlite:/, ''));
       db.prepare("UPDATE pets SET name = 'Renamed elsewhere' WHERE name = 'Pet 1'").run();
       db.close();
+      // Another connection's commit is looked for every 100 ms.
+      await new Promise((resolve) => setTimeout(resolve, 150));
     }
     expect(await names({ status: 'available' })).toEqual(['Renamed elsewhere', 'Pet 3', 'Pet 5', 'Pet 7']);
+    const pet = (await http(app).get('/pets/1').expect(200)).body as PetBody;
+    expect(pet.name).toBe('Renamed elsewhere');
   });
 
   it('check a query string asked again just as the first time', async () => {

@@ -28,6 +28,9 @@ interface QueuedWrite {
   reject: (error: unknown) => void;
 }
 
+/** How often SQLite is asked whether another connection (a seed script) has committed. */
+const EXTERNAL_WRITES_CHECK_MS = 100;
+
 @Injectable()
 export class Transactions implements DataVersion {
   private readonly queue: QueuedWrite[] = [];
@@ -35,8 +38,11 @@ export class Transactions implements DataVersion {
   private readonly grouped: boolean;
   /** Transactions (on SQLite, groups) this process has finished, committed or rolled back. */
   private finishedGroups = 0;
-  /** Asked of better-sqlite3 directly: a synchronous call on every list request. */
+  /** Asked of better-sqlite3 directly, synchronously. */
   private readonly sqliteDataVersion: SqliteStatement | undefined;
+  /** SQLite's `data_version` when last asked, and when that was (`performance.now()`). */
+  private externalVersion = 0;
+  private externalCheckedAt = -Infinity;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     this.grouped = dataSource.options.type === 'better-sqlite3';
@@ -50,15 +56,21 @@ export class Transactions implements DataVersion {
 
   /**
    * Changes whenever data may have changed: after each write of this process, and (SQLite's
-   * `data_version`) after each commit by another connection to the same file, such as a seed
-   * script.
+   * `data_version`) within EXTERNAL_WRITES_CHECK_MS of a commit by another connection to the
+   * same file, such as a seed script.
    */
   dataVersion(): string {
     if (this.sqliteDataVersion === undefined) {
       return String(this.finishedGroups);
     }
-    const [{ data_version }] = this.sqliteDataVersion.all<{ data_version: number }>();
-    return `${this.finishedGroups}:${data_version}`;
+    // Asking SQLite costs about as much as reading a row; other connections' commits are
+    // rare (a seed script), so they are looked for at most every EXTERNAL_WRITES_CHECK_MS.
+    const now = performance.now();
+    if (now - this.externalCheckedAt >= EXTERNAL_WRITES_CHECK_MS) {
+      this.externalCheckedAt = now;
+      [{ data_version: this.externalVersion }] = this.sqliteDataVersion.all<{ data_version: number }>();
+    }
+    return `${this.finishedGroups}:${this.externalVersion}`;
   }
 
   run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
