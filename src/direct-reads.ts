@@ -14,6 +14,7 @@
  * interceptor, pipe or filter beyond that pipeline, or when a module configures middleware.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { pipeline } from 'node:stream';
 
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, RequestMethod, type Type } from '@nestjs/common';
 import {
@@ -25,6 +26,7 @@ import {
   PIPES_METADATA,
   ROUTE_ARGS_METADATA,
 } from '@nestjs/common/constants.js';
+import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum.js';
 import { ApplicationConfig, DiscoveryService, MetadataScanner, ModulesContainer } from '@nestjs/core';
 import { LRUCache } from 'lru-cache';
 
@@ -48,11 +50,15 @@ export interface Pipeline {
   routeRules: string[];
 }
 
+/** A marked route: its pattern (for the request line), and its handler called as Nest would call it. */
 interface DirectRoute {
-  /** The route's pattern, for the request line. */
   pattern: string;
+  /** The handler's result for the path's id (a whole list's route has none). */
   read: (id: string) => Promise<unknown>;
 }
+
+/** What a marked route takes: its path id, or its whole query (of this DTO class). */
+type RouteShape = { pattern: string; takes: 'id' } | { pattern: string; takes: 'query'; dto: Type };
 
 const ENHANCERS = [GUARDS_METADATA, INTERCEPTORS_METADATA, PIPES_METADATA, EXCEPTION_FILTERS_METADATA];
 
@@ -69,8 +75,10 @@ interface Kept {
 @Injectable()
 export class DirectReads implements OnApplicationBootstrap {
   private readonly logger = new Logger('DirectReads');
-  /** By the route's path up to its id (`/pets/`). */
-  private readonly routes = new Map<string, DirectRoute>();
+  /** Routes of one resource, by their path up to the id (`/pets/`). */
+  private readonly byId = new Map<string, DirectRoute>();
+  /** Routes of a whole list, by their path (`/shelters`): answered here when asked with no query string. */
+  private readonly lists = new Map<string, DirectRoute>();
   private pipeline?: Pipeline;
   /**
    * Answers kept by route and id, as list answers are (ListAnswerCache): only where every
@@ -114,23 +122,31 @@ export class DirectReads implements OnApplicationBootstrap {
         if (Reflect.getMetadata(DIRECT_READ, handler) !== true) {
           continue;
         }
-        const pattern = directPattern(controller, name, handler);
+        const shape = routeShape(controller, name, handler);
         const refused =
-          outside ?? ownEnhancer(controller, handler, pipeline.routeRules) ?? (pattern ? undefined : 'its route');
-        if (refused !== undefined || pattern === undefined) {
+          outside ?? ownEnhancer(controller, handler, pipeline.routeRules) ?? (shape ? undefined : 'its arguments');
+        if (refused !== undefined || shape === undefined) {
           this.logger.warn(`${controller.name}.${name} is answered by the full pipeline: ${refused}.`);
           continue;
         }
-        this.routes.set(pattern.slice(0, pattern.lastIndexOf(':')), {
-          pattern,
-          read: (id) => handler.call(instance, id) as Promise<unknown>,
-        });
+        const { pattern } = shape;
+        if (shape.takes === 'id') {
+          this.byId.set(pattern.slice(0, pattern.lastIndexOf(':')), {
+            pattern,
+            read: (id) => handler.call(instance, id) as Promise<unknown>,
+          });
+        } else {
+          this.lists.set(pattern, {
+            pattern,
+            read: async () => handler.call(instance, await this.emptyQuery(shape.dto)),
+          });
+        }
       }
     }
   }
 
   private readonly hook: RequestHook = (req, res) => {
-    if (this.routes.size === 0 || (req.method !== 'GET' && req.method !== 'HEAD') || hasBody(req)) {
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || hasBody(req)) {
       return false;
     }
     const url = req.url ?? '';
@@ -140,14 +156,20 @@ export class DirectReads implements OnApplicationBootstrap {
     if (path.length > 1 && path.endsWith('/')) {
       path = path.slice(0, -1);
     }
-    const slash = path.lastIndexOf('/');
-    const route = this.routes.get(path.slice(0, slash + 1));
-    const id = path.slice(slash + 1);
-    if (route === undefined || !isIdText(id)) {
-      return false;
+    const list = query === -1 || query === url.length - 1 ? this.lists.get(path) : undefined;
+    if (list !== undefined) {
+      return (
+        this.mayAnswer(req) &&
+        list.read('').then(
+          (result) => answer(req, res, list.pattern, result) !== undefined,
+          () => false,
+        )
+      );
     }
-    const blocks = this.rateLimiter.blocksOf(req);
-    if (!Array.isArray(blocks) || blocks.length > 0) {
+    const slash = path.lastIndexOf('/');
+    const route = this.byId.get(path.slice(0, slash + 1));
+    const id = path.slice(slash + 1);
+    if (route === undefined || !isIdText(id) || !this.mayAnswer(req)) {
       return false;
     }
     if (this.kept === undefined) {
@@ -176,6 +198,21 @@ export class DirectReads implements OnApplicationBootstrap {
       () => false,
     );
   };
+
+  /** True unless the count made before found an exhausted window (the guard answers 429 then). */
+  private mayAnswer(req: IncomingMessage): boolean {
+    const blocks = this.rateLimiter.blocksOf(req);
+    return Array.isArray(blocks) && blocks.length === 0;
+  }
+
+  /** An empty query string as the route's handler gets it: through the application's pipes. */
+  private async emptyQuery(dto: Type): Promise<unknown> {
+    let value: unknown = {};
+    for (const pipe of this.application.getGlobalPipes()) {
+      value = await pipe.transform(value, { type: 'query', metatype: dto, data: undefined });
+    }
+    return value;
+  }
 
   /** Why no route may be answered directly, or undefined. */
   private outsideThePipeline(pipeline: Pipeline): string | undefined {
@@ -213,8 +250,11 @@ function ownEnhancer(controller: Type, handler: object, rules: string[]): string
   return undefined;
 }
 
-/** `/pets/:id` for a GET route ending in its only argument, a path parameter; undefined for any other. */
-function directPattern(controller: Type, name: string, handler: object): string | undefined {
+/**
+ * What a GET route takes when it takes only its path's last parameter (`/pets/:id`, through
+ * `@ResourceId`) or only its whole query (`/shelters`, through `@Query()`); undefined otherwise.
+ */
+function routeShape(controller: Type, name: string, handler: object): RouteShape | undefined {
   if (Reflect.getMetadata(METHOD_METADATA, handler) !== RequestMethod.GET) {
     return undefined;
   }
@@ -223,18 +263,29 @@ function directPattern(controller: Type, name: string, handler: object): string 
   if (typeof prefix !== 'string' || typeof suffix !== 'string') {
     return undefined;
   }
-  const path = `/${[prefix, suffix]
+  const pattern = `/${[prefix, suffix]
     .map((part) => part.replace(/^\/+|\/+$/g, ''))
     .filter(Boolean)
     .join('/')}`;
-  const param = /\/:(\w+)$/.exec(path)?.[1];
-  const args = Object.values(
-    (Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, name) ?? {}) as Record<string, { data?: { param?: string } }>,
+  const args = Object.entries(
+    (Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, name) ?? {}) as Record<string, { data?: unknown }>,
   );
-  if (param === undefined || path.slice(0, -param.length - 2).includes(':')) {
+  if (args.length !== 1) {
     return undefined;
   }
-  return args.length === 1 && args[0].data?.param === param ? path : undefined;
+  const [[key, { data }]] = args;
+  const param = /\/:(\w+)$/.exec(pattern)?.[1];
+  const others = (param === undefined ? pattern : pattern.slice(0, -param.length - 2)).includes(':');
+  if (others) {
+    return undefined;
+  }
+  if (param !== undefined) {
+    return (data as { param?: string } | undefined)?.param === param ? { pattern, takes: 'id' } : undefined;
+  }
+  const [dto] = (Reflect.getMetadata('design:paramtypes', controller.prototype as object, name) ?? []) as Type[];
+  return key === `${RouteParamtypes.QUERY}:0` && data === undefined && dto !== undefined
+    ? { pattern, takes: 'query', dto }
+    : undefined;
 }
 
 function hasBody(req: IncomingMessage): boolean {
@@ -247,25 +298,35 @@ function hasBody(req: IncomingMessage): boolean {
 }
 
 /**
- * Writes a handler's result as the adapters do, and returns its JSON (sent, or not for a 304);
- * undefined, with nothing sent, for anything but a versioned resource (the full pipeline answers).
+ * Writes a handler's result as the adapters do, and returns its JSON when it is one resource
+ * (sent, or not for a 304); undefined, with nothing sent, for a result that is neither a
+ * resource nor a list (the full pipeline answers).
  */
 function answer(req: IncomingMessage, res: ServerResponse, pattern: string, result: unknown): string | undefined {
   const payload = payloadOf(req, res, result, 200);
-  if (payload === undefined || payload.kind === 'stream' || typeof res.getHeader('ETag') !== 'string') {
+  if (payload === undefined) {
     return undefined;
   }
   answeredBy(req, pattern);
-  const body = payload.kind === 'whole' ? payload.body.toString() : JSON.stringify(result);
-  if (payload.kind === 'empty') {
-    res.statusCode = payload.status;
-    res.end();
-    return body;
+  res.statusCode = payload.status;
+  if (payload.kind === 'stream') {
+    res.setHeader('Content-Type', JSON_TYPE);
+    if (payload.length !== undefined) {
+      res.setHeader('Content-Length', payload.length);
+    }
+    // A connection that closes first ends the stream too (and frees what it holds).
+    pipeline(payload.stream, res, () => undefined);
+    return '';
   }
+  if (payload.kind === 'empty') {
+    res.end();
+    return typeof res.getHeader('ETag') === 'string' ? JSON.stringify(result) : '';
+  }
+  const body = payload.body;
   res.setHeader('Content-Type', payload.type);
   res.setHeader('Content-Length', Buffer.byteLength(body));
   res.end(body);
-  return body;
+  return typeof body === 'string' ? body : '';
 }
 
 /** A kept answer: 304 while `If-None-Match` names its tag, else 200 with the body (none for HEAD). */

@@ -76,6 +76,20 @@ describe('reads answered before the router', () => {
     await http(app).get('/pets/999').expect(404);
   });
 
+  it('answer a whole list asked with no query string as the same list asked through the router', async () => {
+    app = await startApp();
+    const shelter = await createShelter(app);
+    await createPet(app, shelter.id, { name: 'Rex' });
+    await createPet(app, shelter.id, { name: 'Tom' });
+    const direct = await http(app).get('/pets').set('Accept-Encoding', 'identity').expect(200);
+    const routed = await http(app).get('/pets?sort=id').set('Accept-Encoding', 'identity').expect(200);
+    expect(direct.body).toEqual(routed.body);
+    expect(direct.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(direct.headers.vary).toBe('Accept-Encoding');
+    expect((direct.body as { name: string }[]).map((pet) => pet.name)).toEqual(['Rex', 'Tom']);
+    await http(app).get('/shelters/').expect(200, [shelter]);
+  });
+
   it('answer what was last written, the kept answer of an earlier read notwithstanding', async () => {
     app = await startApp();
     const shelter = await createShelter(app);

@@ -37,6 +37,7 @@ export class PetsController {
   })
   @ApiOkResponse({ type: [PetListItem], headers: PAGE_HEADERS })
   @ApiError(404, Messages.notFound('shelter', '42'))
+  @DirectRead()
   findAll(@Query() query: PetQueryDto): Promise<ListPage> {
     return this.pets.findAll(query);
   }

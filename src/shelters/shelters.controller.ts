@@ -31,6 +31,7 @@ export class SheltersController {
       'and `Link` headers; without, the whole list.',
   })
   @ApiOkResponse({ type: [ShelterListItem], headers: PAGE_HEADERS })
+  @DirectRead()
   findAll(@Query() query: ShelterQueryDto): Promise<ListPage> {
     return this.shelters.findAll(query);
   }
