@@ -14,6 +14,7 @@
  * interceptor, pipe or filter beyond that pipeline, or when a module configures middleware.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parse } from 'node:querystring';
 import { pipeline } from 'node:stream';
 
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, RequestMethod, type Type } from '@nestjs/common';
@@ -53,8 +54,8 @@ export interface Pipeline {
 /** A marked route: its pattern (for the request line), and its handler called as Nest would call it. */
 interface DirectRoute {
   pattern: string;
-  /** The handler's result for the path's id (a whole list's route has none). */
-  read: (id: string) => Promise<unknown>;
+  /** The handler's result for the path's id, or (a list) for the parsed query string. */
+  read: (argument: string) => Promise<unknown>;
 }
 
 /** What a marked route takes: its path id, or its whole query (of this DTO class). */
@@ -62,14 +63,26 @@ type RouteShape = { pattern: string; takes: 'id' } | { pattern: string; takes: '
 
 const ENHANCERS = [GUARDS_METADATA, INTERCEPTORS_METADATA, PIPES_METADATA, EXCEPTION_FILTERS_METADATA];
 
-/** How many answers are kept, least recently used first out (a pet's answer is under 1 KB). */
-const KEPT_ANSWERS = 10_000;
+/** The bytes of kept answers (least recently used out first); a pet's answer is under 1 KB. */
+const KEPT_BYTES = 16 * 1024 * 1024;
+/** A list answer longer than this is not kept here (the list's own cache still keeps it). */
+const KEPT_LIST_BYTES = 64 * 1024;
+/** The headers a list answer gets besides its type and length (payloadOf sets them). */
+const LIST_HEADERS = ['Vary', 'Content-Encoding', 'X-Total-Count', 'Link', 'Access-Control-Expose-Headers'];
+/**
+ * Query strings answered here: names and values of letters, digits and `_.,~-` only, which
+ * Express's and Fastify's parsers read alike. Any other goes through the router.
+ */
+const PLAIN_QUERY = /^[\w.,~=&-]*$/;
+/** Longer query strings go through the router (Express reads at most 1,000 parameters). */
+const MAX_QUERY_LENGTH = 1_000;
 
-/** An answer kept while the data version it was read at is current. */
+/** An answer kept while the data version it was read at is current: its tag (one resource) or list headers, and its body. */
 interface Kept {
   version: string;
-  etag: string;
-  body: string;
+  etag?: string;
+  headers: [string, string][];
+  body: string | Buffer;
 }
 
 @Injectable()
@@ -77,7 +90,7 @@ export class DirectReads implements OnApplicationBootstrap {
   private readonly logger = new Logger('DirectReads');
   /** Routes of one resource, by their path up to the id (`/pets/`). */
   private readonly byId = new Map<string, DirectRoute>();
-  /** Routes of a whole list, by their path (`/shelters`): answered here when asked with no query string. */
+  /** Routes of a list, by their path (`/shelters`): answered here when their query string is plain. */
   private readonly lists = new Map<string, DirectRoute>();
   private pipeline?: Pipeline;
   /**
@@ -95,7 +108,10 @@ export class DirectReads implements OnApplicationBootstrap {
     @Inject(DATA_VERSION) private readonly versions: DataVersion,
     @Inject(appConfig.KEY) config: AppConfig,
   ) {
-    this.kept = versions.seesEveryWrite && config.listCacheBytes > 0 ? new LRUCache({ max: KEPT_ANSWERS }) : undefined;
+    this.kept =
+      versions.seesEveryWrite && config.listCacheBytes > 0
+        ? new LRUCache<string, Kept>({ maxSize: KEPT_BYTES, sizeCalculation: (kept) => kept.body.length + 200 })
+        : undefined;
   }
 
   /** The hook, last of the request hooks, for an application made of `pipeline`. */
@@ -138,7 +154,7 @@ export class DirectReads implements OnApplicationBootstrap {
         } else {
           this.lists.set(pattern, {
             pattern,
-            read: async () => handler.call(instance, await this.emptyQuery(shape.dto)),
+            read: async (query) => handler.call(instance, await this.validQuery(query, shape.dto)),
           });
         }
       }
@@ -156,15 +172,14 @@ export class DirectReads implements OnApplicationBootstrap {
     if (path.length > 1 && path.endsWith('/')) {
       path = path.slice(0, -1);
     }
-    const list = query === -1 || query === url.length - 1 ? this.lists.get(path) : undefined;
+    const queryString = query === -1 ? '' : url.slice(query + 1);
+    const list = this.lists.get(path);
     if (list !== undefined) {
-      return (
-        this.mayAnswer(req) &&
-        list.read('').then(
-          (result) => answer(req, res, list.pattern, result) !== undefined,
-          () => false,
-        )
-      );
+      if (queryString.length > MAX_QUERY_LENGTH || !PLAIN_QUERY.test(queryString) || !this.mayAnswer(req)) {
+        return false;
+      }
+      // By the URL as asked (a page's Link repeats its path) and the encodings accepted.
+      return this.keptOrRead(req, res, list, queryString, `${url} ${req.headers['accept-encoding'] ?? ''}`);
     }
     const slash = path.lastIndexOf('/');
     const route = this.byId.get(path.slice(0, slash + 1));
@@ -172,32 +187,55 @@ export class DirectReads implements OnApplicationBootstrap {
     if (route === undefined || !isIdText(id) || !this.mayAnswer(req)) {
       return false;
     }
-    if (this.kept === undefined) {
-      return route.read(id).then(
-        (result) => answer(req, res, route.pattern, result) !== undefined,
-        () => false,
-      );
-    }
-    const key = `${route.pattern} ${id}`;
-    const version = this.versions.dataVersion();
-    const kept = this.kept.get(key);
+    return this.keptOrRead(req, res, route, id, `${route.pattern} ${id}`);
+  };
+
+  /** The kept answer for `key` if it is current, else the route's handler's, kept for the next time. */
+  private keptOrRead(
+    req: IncomingMessage,
+    res: ServerResponse,
+    route: DirectRoute,
+    argument: string,
+    key: string,
+  ): boolean | Promise<boolean> {
+    const version = this.kept === undefined ? '' : this.versions.dataVersion();
+    const kept = this.kept?.get(key);
     if (kept !== undefined && kept.version === version) {
       answeredBy(req, route.pattern);
-      send(req, res, kept.etag, kept.body);
+      send(req, res, kept);
       return true;
     }
-    return route.read(id).then(
+    return route.read(argument).then(
       (result) => {
         const sent = answer(req, res, route.pattern, result);
-        const etag = res.getHeader('ETag');
-        if (sent !== undefined && typeof etag === 'string') {
-          this.kept?.set(key, { version, etag, body: sent });
+        if (sent !== undefined && this.kept !== undefined) {
+          this.keep(res, key, version, sent);
         }
         return sent !== undefined;
       },
       () => false,
     );
-  };
+  }
+
+  /** Keeps an answer just sent: a resource's (with its tag), or a list's not longer than KEPT_LIST_BYTES. */
+  private keep(res: ServerResponse, key: string, version: string, body: string | Buffer): void {
+    const etag = res.getHeader('ETag');
+    if (typeof etag === 'string') {
+      this.kept?.set(key, { version, etag, headers: [], body });
+      return;
+    }
+    if (res.statusCode !== 200 || body.length === 0 || body.length > KEPT_LIST_BYTES) {
+      return;
+    }
+    const headers: [string, string][] = [];
+    for (const name of LIST_HEADERS) {
+      const value = res.getHeader(name);
+      if (value !== undefined) {
+        headers.push([name, Array.isArray(value) ? value.join(', ') : String(value)]);
+      }
+    }
+    this.kept?.set(key, { version, headers, body });
+  }
 
   /** True unless the count made before found an exhausted window (the guard answers 429 then). */
   private mayAnswer(req: IncomingMessage): boolean {
@@ -205,9 +243,9 @@ export class DirectReads implements OnApplicationBootstrap {
     return Array.isArray(blocks) && blocks.length === 0;
   }
 
-  /** An empty query string as the route's handler gets it: through the application's pipes. */
-  private async emptyQuery(dto: Type): Promise<unknown> {
-    let value: unknown = {};
+  /** A query string as the route's handler gets it: parsed as the adapters parse it, through the application's pipes. */
+  private async validQuery(query: string, dto: Type): Promise<unknown> {
+    let value: unknown = parse(query);
     for (const pipe of this.application.getGlobalPipes()) {
       value = await pipe.transform(value, { type: 'query', metatype: dto, data: undefined });
     }
@@ -302,7 +340,12 @@ function hasBody(req: IncomingMessage): boolean {
  * (sent, or not for a 304); undefined, with nothing sent, for a result that is neither a
  * resource nor a list (the full pipeline answers).
  */
-function answer(req: IncomingMessage, res: ServerResponse, pattern: string, result: unknown): string | undefined {
+function answer(
+  req: IncomingMessage,
+  res: ServerResponse,
+  pattern: string,
+  result: unknown,
+): string | Buffer | undefined {
   const payload = payloadOf(req, res, result, 200);
   if (payload === undefined) {
     return undefined;
@@ -326,18 +369,23 @@ function answer(req: IncomingMessage, res: ServerResponse, pattern: string, resu
   res.setHeader('Content-Type', payload.type);
   res.setHeader('Content-Length', Buffer.byteLength(body));
   res.end(body);
-  return typeof body === 'string' ? body : '';
+  return body;
 }
 
-/** A kept answer: 304 while `If-None-Match` names its tag, else 200 with the body (none for HEAD). */
-function send(req: IncomingMessage, res: ServerResponse, etag: string, body: string): void {
-  res.setHeader('ETag', etag);
-  if (listMatches(req.headers['if-none-match'], etag)) {
-    res.statusCode = 304;
-    res.end();
-    return;
+/** A kept answer: a resource's 304 while `If-None-Match` names its tag, else 200 with its headers and body. */
+function send(req: IncomingMessage, res: ServerResponse, kept: Kept): void {
+  if (kept.etag !== undefined) {
+    res.setHeader('ETag', kept.etag);
+    if (listMatches(req.headers['if-none-match'], kept.etag)) {
+      res.statusCode = 304;
+      res.end();
+      return;
+    }
+  }
+  for (const [name, value] of kept.headers) {
+    res.setHeader(name, value);
   }
   res.setHeader('Content-Type', JSON_TYPE);
-  res.setHeader('Content-Length', Buffer.byteLength(body));
-  res.end(body);
+  res.setHeader('Content-Length', Buffer.byteLength(kept.body));
+  res.end(kept.body);
 }

@@ -90,6 +90,27 @@ describe('reads answered before the router', () => {
     await http(app).get('/shelters/').expect(200, [shelter]);
   });
 
+  it('answer a page asked with a plain query string as the router does, its Link with the path as asked', async () => {
+    app = await startApp();
+    const shelter = await createShelter(app);
+    for (const name of ['A', 'B', 'C']) {
+      await createPet(app, shelter.id, { name });
+    }
+    for (const path of ['/pets', '/pets/']) {
+      const direct = await http(app).get(`${path}?limit=1&offset=1`).expect(200);
+      // Percent-encoded, the same query goes through the router.
+      const routed = await http(app).get(`${path}?limit=1&offset=%31`).expect(200);
+      expect(direct.body).toEqual(routed.body);
+      expect((direct.body as { name: string }[]).map((pet) => pet.name)).toEqual(['B']);
+      expect(direct.headers['x-total-count']).toBe('3');
+      expect(direct.headers.link).toBe(routed.headers.link?.replaceAll('offset=%31', 'offset=1'));
+      expect(direct.headers.link).toContain(`<${path}?limit=1&offset=2>; rel="next"`);
+      const again = await http(app).get(`${path}?limit=1&offset=1`).expect(200);
+      expect(again.headers.link).toBe(direct.headers.link);
+    }
+    await http(app).get('/pets?limit=0').expect(400);
+  });
+
   it('answer what was last written, the kept answer of an earlier read notwithstanding', async () => {
     app = await startApp();
     const shelter = await createShelter(app);
