@@ -4,6 +4,7 @@
  * pretty format for people is produced by pino-pretty in a worker thread (a pino transport),
  * so neither format costs the request path more than putting the line together.
  */
+import { writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 
 import type { LoggerService } from '@nestjs/common';
@@ -21,9 +22,54 @@ function destination(config: AppConfig): DestinationStream {
       options: { destination: 1, colorize: process.stdout.isTTY === true, ignore: 'pid,hostname' },
     });
   }
-  // Written as soon as the previous write is done, so lines queue up while a write is in
-  // flight and leave together; flushed when the process exits.
-  return pino.destination({ dest: 1, sync: false });
+  return new TurnBatches(pino.destination({ dest: STDOUT, sync: false }));
+}
+
+const STDOUT = 1;
+type FileDestination = ReturnType<typeof pino.destination>;
+
+/**
+ * JSON lines, written asynchronously: the lines of one turn of the event loop are handed
+ * together, at its end, to pino's file writer (which writes them as soon as its previous write
+ * is done). Handed one at a time they would cost more the more lines wait, as the writer counts
+ * the bytes of its whole queue on every write. Lines still waiting when the process exits are
+ * written then, after the writer's own queue (which pino writes out at exit).
+ */
+class TurnBatches implements DestinationStream {
+  private lines: string[] = [];
+
+  constructor(private readonly file: FileDestination) {}
+
+  write(line: string): void {
+    if (this.lines.push(line) === 1) {
+      setImmediate(this.flush);
+      process.once('exit', this.flushAtExit);
+    }
+  }
+
+  private readonly flush = (): void => {
+    process.removeListener('exit', this.flushAtExit);
+    const text = this.take();
+    try {
+      this.file.write(text);
+    } catch {
+      // The writer was closed (the process is ending): the lines are lost with it.
+    }
+  };
+
+  private readonly flushAtExit = (): void => {
+    try {
+      writeSync(STDOUT, this.take());
+    } catch {
+      // Nowhere left to write to: the lines are lost with the process.
+    }
+  };
+
+  private take(): string {
+    const text = this.lines.join('');
+    this.lines = [];
+    return text;
+  }
 }
 
 export class AppLogger implements LoggerService {

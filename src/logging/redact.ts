@@ -14,7 +14,8 @@ export const REDACTED = '[redacted]';
 /** The URL as it may be logged: the values of credential-like query parameters replaced. */
 export function loggableUrl(url: string): string {
   const query = url.indexOf('?');
-  if (query === -1) {
+  // Without a credential-like word, in plain or in percent-encoded form, there is nothing to replace.
+  if (query === -1 || (!url.includes('%') && !CREDENTIAL_NAME.test(url))) {
     return url;
   }
   let changed = false;

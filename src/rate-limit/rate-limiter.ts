@@ -43,13 +43,6 @@ function trackerOf(principal: Principal, address: string | undefined): string {
 }
 const WINDOW_LIST = Object.entries(WINDOWS) as [WindowName, number][];
 
-interface WindowState {
-  limit: number;
-  remaining: number;
-  /** Unix time in seconds at which the window resets (or the block ends). */
-  reset: number;
-}
-
 @Injectable()
 export class RateLimiter {
   /** Each request's count, made once by the hook and read by the guard. */
@@ -72,11 +65,13 @@ export class RateLimiter {
     const principal = this.auth.principalNow(req);
     const local = this.inProcess;
     if (principal !== undefined && local !== undefined) {
-      const counts = this.windowsOf(principal, view.address()).map((window) => ({
-        ...window,
-        record: local.incrementNow(window.key, window.ttl, window.limit, window.ttl, window.name)!,
-      }));
-      this.counts.set(req, report(counts, res));
+      const tracker = trackerOf(principal, view.address());
+      const tally = new Tally();
+      for (const [name, ttl] of WINDOW_LIST) {
+        const limit = this.limitOf(principal, name);
+        tally.add(name, limit, local.incrementNow(`${name}:${tracker}`, ttl, limit, ttl, name)!);
+      }
+      this.counts.set(req, tally.report(res));
       return false;
     }
     const counted = this.count(req, res, view.address());
@@ -99,63 +94,64 @@ export class RateLimiter {
     address: string | undefined,
   ): Promise<readonly Block[]> {
     const principal = await this.auth.principalOf(req);
-    const counts: Counted[] = [];
-    for (const window of this.windowsOf(principal, address)) {
-      const record = await this.storage.increment(window.key, window.ttl, window.limit, window.ttl, window.name);
-      counts.push({ ...window, record });
-    }
-    return report(counts, res);
-  }
-
-  /** Each window the caller is counted in: its counter's key, length and the caller's limit in it. */
-  private windowsOf(principal: Principal, address: string | undefined): CountedWindow[] {
     const tracker = trackerOf(principal, address);
-    return WINDOW_LIST.map(([name, ttl]) => ({
-      name,
-      ttl,
-      key: `${name}:${tracker}`,
-      limit: this.policy.limitOf(principal.tier, name) ?? UNLIMITED,
-    }));
+    const tally = new Tally();
+    for (const [name, ttl] of WINDOW_LIST) {
+      const limit = this.limitOf(principal, name);
+      tally.add(name, limit, await this.storage.increment(`${name}:${tracker}`, ttl, limit, ttl, name));
+    }
+    return tally.report(res);
+  }
+
+  /** The caller's limit in a window. */
+  private limitOf(principal: Principal, window: WindowName): number {
+    return this.policy.limitOf(principal.tier, window) ?? UNLIMITED;
   }
 }
 
-interface CountedWindow {
-  name: WindowName;
-  ttl: number;
-  key: string;
-  limit: number;
-}
+/**
+ * A request's count, window by window (shortest first): the window its headers report (the
+ * one closest to running out, the per-minute one on a tie; once a window is exhausted, the
+ * one that blocks longest) and the exhausted windows.
+ */
+class Tally {
+  private readonly now = Math.floor(Date.now() / 1000);
+  private blocks: readonly Block[] = NO_BLOCKS;
+  private longestBlock = 0;
+  /** The reported window: its limit, what is left of it (infinite until a window is counted), and the Unix time in seconds at which it resets (or the block ends). */
+  private limit = 0;
+  private remaining = Number.POSITIVE_INFINITY;
+  private reset = 0;
 
-type Counted = CountedWindow & { record: ThrottlerStorageRecord };
-
-/** Sets the headers of the counted windows on `res` and returns the exhausted ones. */
-function report(counts: Counted[], res: ServerResponse | undefined): readonly Block[] {
-  const now = Math.floor(Date.now() / 1000);
-  let reported: WindowState | undefined;
-  let blocking: WindowState | undefined;
-  let blocks = NO_BLOCKS;
-  let longest = 0;
-  for (const { name, limit, record } of counts) {
+  add(window: WindowName, limit: number, record: ThrottlerStorageRecord): void {
     if (record.isBlocked) {
       const retryAfter = Math.max(1, record.timeToBlockExpire);
-      blocks = [...blocks, { window: name, retryAfter }];
-      if (retryAfter > longest) {
-        longest = retryAfter;
-        blocking = { limit, remaining: 0, reset: now + retryAfter };
+      this.blocks = [...this.blocks, { window, retryAfter }];
+      if (retryAfter > this.longestBlock) {
+        this.longestBlock = retryAfter;
+        this.show(limit, 0, this.now + retryAfter);
       }
-      continue;
-    }
-    const state = { limit, remaining: Math.max(0, limit - record.totalHits), reset: now + record.timeToExpire };
-    // Windows come shortest first, so on a tie the per-minute window is the one reported.
-    if (reported === undefined || state.remaining < reported.remaining) {
-      reported = state;
+    } else if (this.longestBlock === 0) {
+      const remaining = Math.max(0, limit - record.totalHits);
+      if (remaining < this.remaining) {
+        this.show(limit, remaining, this.now + record.timeToExpire);
+      }
     }
   }
-  const shown = blocking ?? reported;
-  if (res !== undefined && shown !== undefined) {
-    res.setHeader('X-RateLimit-Limit', String(shown.limit));
-    res.setHeader('X-RateLimit-Remaining', String(shown.remaining));
-    res.setHeader('X-RateLimit-Reset', String(shown.reset));
+
+  /** Sets the headers on `res` and returns the exhausted windows. */
+  report(res: ServerResponse | undefined): readonly Block[] {
+    if (res !== undefined && this.remaining !== Number.POSITIVE_INFINITY) {
+      res.setHeader('X-RateLimit-Limit', String(this.limit));
+      res.setHeader('X-RateLimit-Remaining', String(this.remaining));
+      res.setHeader('X-RateLimit-Reset', String(this.reset));
+    }
+    return this.blocks;
   }
-  return blocks;
+
+  private show(limit: number, remaining: number, reset: number): void {
+    this.limit = limit;
+    this.remaining = remaining;
+    this.reset = reset;
+  }
 }

@@ -1,4 +1,8 @@
 /** Structured request logs of the built service: one JSON line per request, no secrets. */
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+
+import { ensureBuilt } from '../support/build.js';
 import { rawExchange } from '../support/raw-http.js';
 import { ServiceProcess } from '../support/server.js';
 
@@ -144,5 +148,33 @@ describe('request logs', () => {
       await service.stop();
     }
     expect(requestLines(service.log).map((line) => line.res?.status)).toEqual([404]);
+  });
+
+  it('writes every line, those logged just before the process exits included', async () => {
+    await ensureBuilt();
+    const logger = join(process.cwd(), 'dist', 'src', 'logging', 'app-logger.js');
+    // Lines of an earlier turn, then lines of the turn that calls process.exit.
+    const script = `
+      import { AppLogger } from ${JSON.stringify(logger)};
+      const logger = new AppLogger({ logFormat: 'json', logLevel: 'info' });
+      for (let i = 1; i <= 500; i++) logger.log('early ' + i, 'Exit');
+      setTimeout(() => {
+        for (let i = 1; i <= 3; i++) logger.log('last ' + i, 'Exit');
+        logger.error('failing', 'Exit');
+        process.exit(3);
+      }, 20);`;
+    let output = '';
+    try {
+      execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    } catch (error) {
+      expect((error as { status: number }).status).toBe(3);
+      output = (error as { stdout: string }).stdout;
+    }
+    const messages = output
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as LogLine).msg);
+    const early = Array.from({ length: 500 }, (_, i) => `early ${i + 1}`);
+    expect(messages).toEqual([...early, 'last 1', 'last 2', 'last 3', 'failing']);
   });
 });
