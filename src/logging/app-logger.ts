@@ -1,28 +1,32 @@
 /**
  * The service's one logger: a single pino instance for the application's messages (as Nest's
- * LoggerService) and for request lines. JSON is written asynchronously in batches; the
- * pretty format for people is produced by pino-pretty in a worker thread (a pino transport),
- * so neither format costs the request path more than putting the line together.
+ * LoggerService) and for request lines, written asynchronously in batches to standard output.
+ * Request lines, the only lines every request costs, are put together from one template in
+ * either format: pino's JSON, or the line pino-pretty would write for it (one line, the level,
+ * the message, the fields as JSON). The other lines are few (start-up, errors): pino writes
+ * them, and in the pretty format pino-pretty formats them on the way out, so every line keeps
+ * its order.
  */
 import { writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 
 import type { LoggerService } from '@nestjs/common';
 import { type DestinationStream, type Level, type Logger, pino } from 'pino';
+import { prettyFactory } from 'pino-pretty';
 
 import type { AppConfig } from '../config/app.config.js';
 import { redactCredentials } from './redact.js';
 
 export type LogLevel = Level;
 
-function destination(config: AppConfig): DestinationStream {
-  if (config.logFormat === 'pretty') {
-    return pino.transport({
-      target: 'pino-pretty',
-      options: { destination: 1, colorize: process.stdout.isTTY === true, ignore: 'pid,hostname' },
-    });
-  }
-  return new TurnBatches(pino.destination({ dest: STDOUT, sync: false }));
+type LoggerConfig = Pick<AppConfig, 'logFormat' | 'logLevel'>;
+
+/** pino-pretty's settings for the pretty format: one line per entry, without pid and hostname. */
+const prettyOptions = (colorize: boolean) => ({ colorize, ignore: 'pid,hostname', singleLine: true });
+
+function destination(config: LoggerConfig): DestinationStream {
+  const lines = new TurnBatches(pino.destination({ dest: STDOUT, sync: false }));
+  return config.logFormat === 'pretty' ? new PrettyLines(lines, process.stdout.isTTY === true) : lines;
 }
 
 const STDOUT = 1;
@@ -72,26 +76,58 @@ class TurnBatches implements DestinationStream {
   }
 }
 
+/**
+ * The pretty format: pino's JSON lines turned into pino-pretty's, and request lines, already
+ * in that form, passed on as they are.
+ */
+export class PrettyLines implements DestinationStream {
+  private readonly pretty: (line: string) => string;
+
+  constructor(
+    readonly out: DestinationStream,
+    readonly colorize: boolean,
+  ) {
+    this.pretty = prettyFactory(prettyOptions(colorize));
+  }
+
+  write(line: string): void {
+    this.out.write(this.pretty(line));
+  }
+}
+
 export class AppLogger implements LoggerService {
   readonly pino: Logger;
   private readonly stream: DestinationStream;
   /** What pino puts after `level` and `time` on every line: `,"pid":…,"hostname":"…"`. */
   private readonly bindings: string;
+  /** In the pretty format: where its lines go, and how their level and time read. */
+  private readonly pretty?: { out: DestinationStream; labels: Record<string, string>; clock: Clock };
 
-  constructor(config: AppConfig, stream: DestinationStream = destination(config)) {
+  constructor(config: LoggerConfig, stream: DestinationStream = destination(config)) {
     this.stream = stream;
     // pino's default base, stated here so that request lines carry the same.
     const base = { pid: process.pid, hostname: hostname() };
     this.pino = pino({ level: config.logLevel, base }, stream);
     this.bindings = `,${JSON.stringify(base).slice(1, -1)}`;
+    if (stream instanceof PrettyLines) {
+      this.pretty = { out: stream.out, labels: levelLabels(stream.colorize), clock: new Clock() };
+    }
   }
 
   /**
-   * Writes a line in pino's own format from fields already written as JSON (`"a":1,"b":"x"`),
-   * for the request lines: a line a request costs is put together with one template, not
-   * through a serializer. The caller has checked the level.
+   * Writes a line from fields already written as JSON (`"a":1,"b":"x"`), for the request
+   * lines: a line a request costs is put together with one template, not through a serializer
+   * or a formatter. JSON as pino writes it, or the one line pino-pretty would make of that.
+   * The caller has checked the level.
    */
   writeLine(level: LogLevel, fields: string, message: string): void {
+    const pretty = this.pretty;
+    if (pretty !== undefined) {
+      pretty.out.write(
+        `[${pretty.clock.now()}] ${pretty.labels[level]}${message}${pretty.labels.fields}{${fields}}${pretty.labels.end}\n`,
+      );
+      return;
+    }
     this.stream.write(
       `{"level":${this.pino.levels.values[level]},"time":${Date.now()}${this.bindings},${fields},"msg":${JSON.stringify(message)}}\n`,
     );
@@ -168,3 +204,43 @@ export class AppLogger implements LoggerService {
 function isStack(value: unknown): value is string {
   return typeof value === 'string' && /\n\s+at /.test(value);
 }
+
+const COLORS: Record<string, number> = { trace: 90, debug: 34, info: 32, warn: 33, error: 31, fatal: 41 };
+
+/**
+ * What surrounds a request line's parts in pino-pretty's single-line form: `INFO: ` before the
+ * message (by level), the space before the fields, and the end; with pino-pretty's colours
+ * when it colours (level, cyan message, grey fields).
+ */
+function levelLabels(colorize: boolean): Record<string, string> {
+  const paint = (code: number, text: string) => (colorize ? `\u001b[${code}m${text}\u001b[39m` : text);
+  const labels: Record<string, string> = {
+    fields: colorize ? '\u001b[39m \u001b[90m' : ' ',
+    end: colorize ? '\u001b[39m' : '',
+  };
+  for (const [level, code] of Object.entries(COLORS)) {
+    const label = level.toUpperCase();
+    labels[level] =
+      `${code === 41 ? (colorize ? `\u001b[41m${label}\u001b[49m` : label) : paint(code, label)}: ${colorize ? '\u001b[36m' : ''}`;
+  }
+  return labels;
+}
+
+/** The local time of day as pino-pretty shows it (`HH:MM:ss.l`), the part before the milliseconds made once a second. */
+class Clock {
+  private second = -1;
+  private prefix = '';
+
+  now(): string {
+    const time = Date.now();
+    const second = Math.floor(time / 1000);
+    if (second !== this.second) {
+      const date = new Date(time);
+      this.second = second;
+      this.prefix = `${two(date.getHours())}:${two(date.getMinutes())}:${two(date.getSeconds())}.`;
+    }
+    return this.prefix + String(time % 1000).padStart(3, '0');
+  }
+}
+
+const two = (value: number) => String(value).padStart(2, '0');
