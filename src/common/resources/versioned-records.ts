@@ -5,6 +5,7 @@
  */
 import type { DataSource, DeepPartial, EntityManager, EntityMetadata, EntityTarget } from 'typeorm';
 
+import { PostgresStatement } from './postgres-statement.js';
 import { SqliteStatement } from './sqlite-statement.js';
 import { conditionOn, type Versioned } from './versioning.js';
 
@@ -29,6 +30,8 @@ export class VersionedRecords<T extends Versioned> {
   private readonly byIdSql: string;
   /** The same statement prepared once, on SQLite. */
   private readonly byIdStatement: SqliteStatement | undefined;
+  /** The same statement prepared once per connection, on PostgreSQL, for reads outside transactions. */
+  private readonly byIdPrepared: PostgresStatement | undefined;
 
   constructor(
     readonly entity: EntityTarget<T>,
@@ -42,6 +45,7 @@ export class VersionedRecords<T extends Versioned> {
       .where(`${ROW_ALIAS}.id = :id`, { id: 'id' })
       .getQueryAndParameters();
     this.byIdStatement = SqliteStatement.of(dataSource, this.byIdSql);
+    this.byIdPrepared = PostgresStatement.of(dataSource, this.byIdSql);
   }
 
   /**
@@ -51,6 +55,7 @@ export class VersionedRecords<T extends Versioned> {
   async find(id: number, manager: EntityManager = this.dataSource.manager): Promise<T | undefined> {
     const rows =
       this.byIdStatement?.all<Record<string, unknown>>(id) ??
+      (manager === this.dataSource.manager ? await this.byIdPrepared?.all<Record<string, unknown>>(id) : undefined) ??
       (await manager.query<Record<string, unknown>[]>(this.byIdSql, [id]));
     return rows.length === 0 ? undefined : hydrateRow<T>(this.dataSource, this.metadata, rows[0]);
   }
