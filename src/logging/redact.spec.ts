@@ -1,6 +1,5 @@
 import { Writable } from 'node:stream';
 
-import type { AppConfig } from '../config/app.config.js';
 import { AppLogger } from './app-logger.js';
 import { loggableUrl, redactCredentials } from './redact.js';
 
@@ -47,7 +46,7 @@ describe('AppLogger', () => {
         done();
       },
     });
-    const logger = new AppLogger({ logLevel: 'info', logFormat: 'json' } as AppConfig, stream);
+    const logger = new AppLogger({ logLevel: 'info', logFormat: 'json' }, stream);
     logger.error('[id] unexpected error', 'Error: GET /pets?api_key=SECRET1 failed\n    at x (y.js:1:1)');
     logger.warn('retrying /pets?token=SECRET2', 'Context');
     logger.log(new Error('fetching /x?access_token=SECRET3'));
