@@ -25,7 +25,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
-import autocannon from 'autocannon';
+import autocannon from './autocannon.mjs';
 
 import { buildSqlite } from './data.mjs';
 import {
