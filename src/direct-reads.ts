@@ -34,7 +34,7 @@ import { LRUCache } from 'lru-cache';
 import { JSON_TYPE, payloadOf } from './common/http/answers.js';
 import { DIRECT_READ } from './common/http/direct-read.decorator.js';
 import { answeredBy, type RequestHook } from './common/http/request-hooks.js';
-import { DATA_VERSION, type DataVersion } from './common/resources/list-answer-cache.js';
+import { DATA_VERSION, type DataVersion, keptSize } from './common/resources/list-answer-cache.js';
 import { listMatches } from './common/resources/versioning.js';
 import { isIdText } from './common/validation/rules.js';
 import { type AppConfig, appConfig } from './config/app.config.js';
@@ -63,8 +63,8 @@ type RouteShape = { pattern: string; takes: 'id' } | { pattern: string; takes: '
 
 const ENHANCERS = [GUARDS_METADATA, INTERCEPTORS_METADATA, PIPES_METADATA, EXCEPTION_FILTERS_METADATA];
 
-/** The bytes of kept answers (least recently used out first); a pet's answer is under 1 KB. */
-const KEPT_BYTES = 16 * 1024 * 1024;
+/** The bytes of kept answers (least recently used out first); a pet's answer, with its entry, about 2 KB. */
+const KEPT_BYTES = 32 * 1024 * 1024;
 /** A list answer longer than this is not kept here (the list's own cache still keeps it). */
 const KEPT_LIST_BYTES = 64 * 1024;
 /** The headers a list answer gets besides its type and length (payloadOf sets them). */
@@ -110,7 +110,10 @@ export class DirectReads implements OnApplicationBootstrap {
   ) {
     this.kept =
       versions.seesEveryWrite && config.listCacheBytes > 0
-        ? new LRUCache<string, Kept>({ maxSize: KEPT_BYTES, sizeCalculation: (kept) => kept.body.length + 200 })
+        ? new LRUCache<string, Kept>({
+            maxSize: KEPT_BYTES,
+            sizeCalculation: (kept, key) => keptSize(kept.body.length, key),
+          })
         : undefined;
   }
 

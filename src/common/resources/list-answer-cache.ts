@@ -21,6 +21,16 @@ export interface DataVersion {
 
 export const DATA_VERSION = Symbol('DataVersion');
 
+/**
+ * What a kept answer costs beyond its bytes and its key (the objects around it), counted
+ * against the cache's size, so that answers of a few bytes (an empty list for each of many
+ * different filters) cannot fill memory with entries the byte count barely sees.
+ */
+export const KEPT_ENTRY_OVERHEAD_BYTES = 1024;
+
+/** The bytes counted for a kept answer of `bytes` under `key`. */
+export const keptSize = (bytes: number, key: string): number => bytes + 2 * key.length + KEPT_ENTRY_OVERHEAD_BYTES;
+
 interface Kept {
   version: string;
   expiresAt: number;
@@ -52,7 +62,7 @@ export class ListAnswerCache {
         ? undefined
         : new LRUCache({
             maxSize: config.listCacheBytes,
-            sizeCalculation: (kept) => Math.max(1, kept.answer.list.bytes),
+            sizeCalculation: (kept, key) => keptSize(kept.answer.list.bytes, key),
           });
   }
 
