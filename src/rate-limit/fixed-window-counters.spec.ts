@@ -49,3 +49,39 @@ describe('FixedWindowCounters', () => {
     expect(counters.increment('ip:1', 86_400_000, 1000, 86_400_000, 'day')).toMatchObject({ totalHits: 1 });
   });
 });
+
+describe('FixedWindowCounters, bounded', () => {
+  afterEach(() => {
+    jest.useRealTimers();
+  });
+
+  it('keeps at most its bound of windows, forgetting the one started longest ago first', () => {
+    jest.useFakeTimers({ now: new Date('2026-01-01T00:00:00Z') });
+    const counters = new FixedWindowCounters(3);
+    const hit = (key: string) => counters.increment(key, 60_000, 100, 60_000, 'minute').totalHits;
+    try {
+      expect([hit('ip:1'), hit('ip:1'), hit('ip:2'), hit('ip:3')]).toEqual([1, 2, 1, 1]);
+      // A fourth caller: ip:1's window, the oldest, is forgotten; the others keep their counts.
+      expect(hit('ip:4')).toBe(1);
+      expect([hit('ip:2'), hit('ip:3'), hit('ip:4')]).toEqual([2, 2, 2]);
+      expect(hit('ip:1')).toBe(1);
+    } finally {
+      counters.close();
+    }
+  });
+
+  it('holds its bound however many callers a client makes up', () => {
+    const counters = new FixedWindowCounters(1_000);
+    try {
+      for (let caller = 0; caller < 20_000; caller++) {
+        counters.increment(`token:${caller}`, 60_000, 100, 60_000, 'minute');
+      }
+      // The 1,000 latest callers are still counted; the first is not.
+      expect(counters.increment('token:19999', 60_000, 100, 60_000, 'minute').totalHits).toBe(2);
+      expect(counters.increment('token:19001', 60_000, 100, 60_000, 'minute').totalHits).toBe(2);
+      expect(counters.increment('token:0', 60_000, 100, 60_000, 'minute').totalHits).toBe(1);
+    } finally {
+      counters.close();
+    }
+  });
+});

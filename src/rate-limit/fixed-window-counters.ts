@@ -4,6 +4,12 @@
  * duration, start over when the block ends). @nestjs/throttler's own in-memory storage keeps
  * one timestamp per request and filters them on every hit, which grows with the per-day
  * window until each request costs milliseconds; these counters do not.
+ *
+ * They keep at most MAX_WINDOWS windows: callers are made up freely (any token is a caller in
+ * development, any address of a block of IPv6 addresses in production), and one window more for
+ * every new one would let a client fill memory. Past the bound the window counted longest ago
+ * is forgotten first; its caller starts a new window, which lets it through no sooner than a
+ * new caller would be let through anyway.
  */
 import type { ThrottlerStorage } from '@nestjs/throttler';
 
@@ -16,11 +22,15 @@ interface Window {
 }
 
 const SWEEP_INTERVAL_MS = 60_000;
+/** About 55 MB of windows (230 bytes each, measured): a minute and a day for each of 125,000 callers. */
+export const MAX_WINDOWS = 250_000;
 const seconds = (ms: number) => Math.ceil(ms / 1000);
 
 export class FixedWindowCounters {
   private readonly windows = new Map<string, Window>();
   private readonly sweeper = setInterval(() => this.sweep(), SWEEP_INTERVAL_MS).unref();
+
+  constructor(private readonly maxWindows = MAX_WINDOWS) {}
 
   increment(
     key: string,
@@ -33,6 +43,10 @@ export class FixedWindowCounters {
     const now = Date.now();
     let window = this.windows.get(id);
     if (window === undefined || (window.expiresAt <= now && window.blockedUntil <= now)) {
+      if (window === undefined && this.windows.size >= this.maxWindows) {
+        // Maps keep their insertion order: the first key is the window started longest ago.
+        this.windows.delete(this.windows.keys().next().value!);
+      }
       window = { hits: 0, expiresAt: now + ttl, blockedUntil: 0 };
       this.windows.set(id, window);
     } else if (window.expiresAt <= now) {
