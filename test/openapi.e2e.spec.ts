@@ -231,6 +231,18 @@ describe('OpenAPI document', () => {
     });
   });
 
+  it('keeps every error an operation documents for one status, each as an example', () => {
+    const conflict = document.paths['/pets/{id}/interest'].post.responses['409'] as {
+      description?: string;
+      content: { 'application/json': { examples: Record<string, { value: { message: string } }> } };
+    };
+    const messages = Object.values(conflict.content['application/json'].examples).map(({ value }) => value.message);
+    expect(messages.sort()).toEqual(
+      [Messages.openInterestExists('7', 12), Messages.petAdopted('7'), Messages.idempotencyInProgress()].sort(),
+    );
+    expect(conflict.description).toBe('Conflict');
+  });
+
   it('names the rate-limit, request-id and ETag headers of successful answers', () => {
     const get = document.paths['/pets/{id}'].get;
     expect(Object.keys(get.responses['200'].headers!).sort()).toEqual(

@@ -6857,13 +6857,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /**
-       * @description Conflict
-       *
-       *     Conflict
-       *
-       *     Conflict
-       */
+      /** @description Conflict */
       409: {
         headers: {
           [name: string]: unknown;
