@@ -27,6 +27,7 @@ import { type AppConfig, appConfig } from './config/app.config.js';
 import { AppConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
 import { DirectReads } from './direct-reads.js';
+import { ReadAnswerCache } from './common/http/read-answer-cache.js';
 import { HealthModule } from './health/health.module.js';
 import { LoggingModule } from './logging/logging.module.js';
 import { RequestLog } from './logging/request-log.js';
@@ -54,6 +55,7 @@ import { SheltersModule } from './shelters/shelters.module.js';
   providers: [
     RateLimiter,
     DirectReads,
+    ReadAnswerCache,
     { provide: APP_GUARD, useClass: RateLimitGuard },
     { provide: APP_GUARD, useExisting: AuthGuard },
     { provide: APP_GUARD, useClass: JsonBodyGuard },

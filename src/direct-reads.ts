@@ -1,5 +1,6 @@
 /**
- * The reads clients make most, one resource by id on a route marked `@DirectRead()`, answered
+ * The reads clients make most, one resource by id or a list asked with a plain query string,
+ * on a route marked `@DirectRead()`, answered
  * from the request hooks, after the request line, the common headers and the rate-limit count
  * and before the adapter's router and Nest's route pipeline, which cost more than the rest of
  * such a request. The answer is the one the pipeline would give: the same handler is called
@@ -7,7 +8,8 @@
  * 304, HEAD). Only the plain case is answered here: a GET or HEAD with a canonical id, no body,
  * no exhausted rate-limit window, and a result. Anything else (a bad id, a 404, a 429, a body,
  * `Expect`) is left to the full pipeline, which answers it as for any route; the rate-limit
- * count made before is not made again.
+ * count made before is not made again. Answers sent are kept (ReadAnswerCache) while the data
+ * is unchanged, and sent again as they are.
  *
  * The path is on only where nothing but the application's own pipeline applies: at start-up a
  * marked route is left to Nest when it, its controller or the application has a guard,
@@ -17,7 +19,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse } from 'node:querystring';
 import { pipeline } from 'node:stream';
 
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, RequestMethod, type Type } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationBootstrap, RequestMethod, type Type } from '@nestjs/common';
 import {
   EXCEPTION_FILTERS_METADATA,
   GUARDS_METADATA,
@@ -29,15 +31,12 @@ import {
 } from '@nestjs/common/constants.js';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum.js';
 import { ApplicationConfig, DiscoveryService, MetadataScanner, ModulesContainer } from '@nestjs/core';
-import { LRUCache } from 'lru-cache';
 
 import { JSON_TYPE, payloadOf } from './common/http/answers.js';
 import { DIRECT_READ } from './common/http/direct-read.decorator.js';
+import { ReadAnswerCache } from './common/http/read-answer-cache.js';
 import { answeredBy, type RequestHook } from './common/http/request-hooks.js';
-import { DATA_VERSION, type DataVersion, keptSize } from './common/resources/list-answer-cache.js';
-import { listMatches } from './common/resources/versioning.js';
 import { isIdText } from './common/validation/rules.js';
-import { type AppConfig, appConfig } from './config/app.config.js';
 import { RateLimiter } from './rate-limit/rate-limiter.js';
 
 /** What the application's pipeline is made of: the direct path answers as it would. */
@@ -63,12 +62,6 @@ type RouteShape = { pattern: string; takes: 'id' } | { pattern: string; takes: '
 
 const ENHANCERS = [GUARDS_METADATA, INTERCEPTORS_METADATA, PIPES_METADATA, EXCEPTION_FILTERS_METADATA];
 
-/** The bytes of kept answers (least recently used out first); a pet's answer, with its entry, about 2 KB. */
-const KEPT_BYTES = 32 * 1024 * 1024;
-/** A list answer longer than this is not kept here (the list's own cache still keeps it). */
-const KEPT_LIST_BYTES = 64 * 1024;
-/** The headers a list answer gets besides its type and length (payloadOf sets them). */
-const LIST_HEADERS = ['Vary', 'Content-Encoding', 'X-Total-Count', 'Link', 'Access-Control-Expose-Headers'];
 /**
  * Query strings answered here: names and values of letters, digits and `_.,~-` only, which
  * Express's and Fastify's parsers read alike. Any other goes through the router.
@@ -76,14 +69,6 @@ const LIST_HEADERS = ['Vary', 'Content-Encoding', 'X-Total-Count', 'Link', 'Acce
 const PLAIN_QUERY = /^[\w.,~=&-]*$/;
 /** Longer query strings go through the router (Express reads at most 1,000 parameters). */
 const MAX_QUERY_LENGTH = 1_000;
-
-/** An answer kept while the data version it was read at is current: its tag (one resource) or list headers, and its body. */
-interface Kept {
-  version: string;
-  etag?: string;
-  headers: [string, string][];
-  body: string | Buffer;
-}
 
 @Injectable()
 export class DirectReads implements OnApplicationBootstrap {
@@ -93,11 +78,6 @@ export class DirectReads implements OnApplicationBootstrap {
   /** Routes of a list, by their path (`/shelters`): answered here when their query string is plain. */
   private readonly lists = new Map<string, DirectRoute>();
   private pipeline?: Pipeline;
-  /**
-   * Answers kept by route and id, as list answers are (ListAnswerCache): only where every
-   * write is seen (SQLite) and lists are kept (`LIST_CACHE_MB` above 0).
-   */
-  private readonly kept: LRUCache<string, Kept> | undefined;
 
   constructor(
     private readonly discovery: DiscoveryService,
@@ -105,17 +85,8 @@ export class DirectReads implements OnApplicationBootstrap {
     private readonly modules: ModulesContainer,
     private readonly application: ApplicationConfig,
     private readonly rateLimiter: RateLimiter,
-    @Inject(DATA_VERSION) private readonly versions: DataVersion,
-    @Inject(appConfig.KEY) config: AppConfig,
-  ) {
-    this.kept =
-      versions.seesEveryWrite && config.listCacheBytes > 0
-        ? new LRUCache<string, Kept>({
-            maxSize: KEPT_BYTES,
-            sizeCalculation: (kept, key) => keptSize(kept.body.length, key),
-          })
-        : undefined;
-  }
+    private readonly answers: ReadAnswerCache,
+  ) {}
 
   /** The hook, last of the request hooks, for an application made of `pipeline`. */
   hookFor(pipeline: Pipeline): RequestHook {
@@ -201,43 +172,21 @@ export class DirectReads implements OnApplicationBootstrap {
     argument: string,
     key: string,
   ): boolean | Promise<boolean> {
-    const version = this.kept === undefined ? '' : this.versions.dataVersion();
-    const kept = this.kept?.get(key);
-    if (kept !== undefined && kept.version === version) {
+    const version = this.answers.version();
+    if (this.answers.sendKept(req, res, key, version)) {
       answeredBy(req, route.pattern);
-      send(req, res, kept);
       return true;
     }
     return route.read(argument).then(
       (result) => {
         const sent = answer(req, res, route.pattern, result);
-        if (sent !== undefined && this.kept !== undefined) {
-          this.keep(res, key, version, sent);
+        if (sent !== undefined) {
+          this.answers.keep(res, key, version, sent);
         }
         return sent !== undefined;
       },
       () => false,
     );
-  }
-
-  /** Keeps an answer just sent: a resource's (with its tag), or a list's not longer than KEPT_LIST_BYTES. */
-  private keep(res: ServerResponse, key: string, version: string, body: string | Buffer): void {
-    const etag = res.getHeader('ETag');
-    if (typeof etag === 'string') {
-      this.kept?.set(key, { version, etag, headers: [], body });
-      return;
-    }
-    if (res.statusCode !== 200 || body.length === 0 || body.length > KEPT_LIST_BYTES) {
-      return;
-    }
-    const headers: [string, string][] = [];
-    for (const name of LIST_HEADERS) {
-      const value = res.getHeader(name);
-      if (value !== undefined) {
-        headers.push([name, Array.isArray(value) ? value.join(', ') : String(value)]);
-      }
-    }
-    this.kept?.set(key, { version, headers, body });
   }
 
   /** True unless the count made before found an exhausted window (the guard answers 429 then). */
@@ -373,22 +322,4 @@ function answer(
   res.setHeader('Content-Length', Buffer.byteLength(body));
   res.end(body);
   return body;
-}
-
-/** A kept answer: a resource's 304 while `If-None-Match` names its tag, else 200 with its headers and body. */
-function send(req: IncomingMessage, res: ServerResponse, kept: Kept): void {
-  if (kept.etag !== undefined) {
-    res.setHeader('ETag', kept.etag);
-    if (listMatches(req.headers['if-none-match'], kept.etag)) {
-      res.statusCode = 304;
-      res.end();
-      return;
-    }
-  }
-  for (const [name, value] of kept.headers) {
-    res.setHeader(name, value);
-  }
-  res.setHeader('Content-Type', JSON_TYPE);
-  res.setHeader('Content-Length', Buffer.byteLength(kept.body));
-  res.end(kept.body);
 }
