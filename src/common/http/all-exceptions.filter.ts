@@ -75,12 +75,13 @@ export class AllExceptionsFilter implements ExceptionFilter {
       // Raised below the service's own code, e.g. by the router for a path whose percent-encoding does not decode.
       return { status: clientStatus, message: Messages.malformedRequest() };
     }
+    // The line carries the request's id as a field, as its request line does, and in its text for people.
     if (isDatabaseUnavailable(exception)) {
-      this.logger.warn(`[${requestId}] database unavailable: ${String(exception)}`);
+      this.logger.warn({ msg: `[${requestId}] database unavailable: ${String(exception)}`, request_id: requestId });
       return { status: HttpStatus.SERVICE_UNAVAILABLE, message: Messages.unavailable() };
     }
     this.logger.error(
-      `[${requestId}] unexpected error`,
+      { msg: `[${requestId}] unexpected error`, request_id: requestId },
       exception instanceof Error ? exception.stack : String(exception),
     );
     return { status: HttpStatus.INTERNAL_SERVER_ERROR, message: Messages.internal() };
