@@ -101,12 +101,15 @@ export function shelters(pets = PETS) {
   });
 }
 
+/** Whether `row` has every field of `filter` (values compared as text, as in a query string). */
+export const matches = (row, filter) =>
+  Object.entries(filter).every(([field, value]) => String(row[field]) === String(value));
+
 /** How many of the first `pets` pets have every field of `filter`. */
 export function countPets(filter, pets = PETS) {
   let count = 0;
   for (let index = 1; index <= pets; index++) {
-    const row = pet(index);
-    if (Object.entries(filter).every(([field, value]) => String(row[field]) === String(value))) {
+    if (matches(pet(index), filter)) {
       count++;
     }
   }

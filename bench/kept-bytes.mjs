@@ -9,14 +9,14 @@
 import { createServer } from 'node:http';
 import { gzipSync } from 'node:zlib';
 
-import { PETS, petWithId } from './data.mjs';
+import { matches, PETS, petWithId } from './data.mjs';
 
 const [port, filterText] = process.argv.slice(2);
-const filter = Object.entries(JSON.parse(filterText));
+const filter = JSON.parse(filterText);
 const pets = [];
 for (let index = 1; index <= PETS; index++) {
   const pet = petWithId(index);
-  if (filter.every(([field, value]) => String(pet[field]) === String(value))) {
+  if (matches(pet, filter)) {
     pets.push(pet);
   }
 }

@@ -388,7 +388,7 @@ const TARGETS = [
     name: adapter,
     launch: ({ url }, port, log) => start(serviceEntry(), [], serviceEnv(url, adapter, port), log),
   })),
-  // As `npm start` runs it: request lines in the pretty format (formatted in a worker thread).
+  // As `npm start` runs it: request lines in the pretty format.
   ...['express', 'fastify'].map((adapter) => ({
     name: `${adapter}-pretty`,
     only: ['GET /pets/{id}'],

@@ -1,11 +1,10 @@
 /**
  * The reads clients make most, one resource by id or a list asked with a plain query string,
- * on a route marked `@DirectRead()`, answered
- * from the request hooks, after the request line, the common headers and the rate-limit count
- * and before the adapter's router and Nest's route pipeline, which cost more than the rest of
- * such a request. The answer is the one the pipeline would give: the same handler is called
- * with the same id, and its result is written by `payloadOf` as the adapters write it (ETag,
- * 304, HEAD). Only the plain case is answered here: a GET or HEAD with a canonical id, no body,
+ * on a route marked `@DirectRead()`, answered from the request hooks, after the request line,
+ * the common headers and the rate-limit count and before the adapter's router and Nest's route
+ * pipeline, which cost more than the rest of such a request. The answer is the one the pipeline
+ * would give: the same handler is called with the same argument, and its result is written by
+ * `payloadOf` as the adapters write it (ETag, 304, HEAD). Only the plain case is answered here: a GET or HEAD with a canonical id, no body,
  * no exhausted rate-limit window, and a result. Anything else (a bad id, a 404, a 429, a body,
  * `Expect`) is left to the full pipeline, which answers it as for any route; the rate-limit
  * count made before is not made again. Answers sent are kept (ReadAnswerCache) while the data

@@ -205,7 +205,15 @@ function isStack(value: unknown): value is string {
   return typeof value === 'string' && /\n\s+at /.test(value);
 }
 
-const COLORS: Record<string, number> = { trace: 90, debug: 34, info: 32, warn: 33, error: 31, fatal: 41 };
+/** pino-pretty's colour of each level: the escape codes that open and close it. */
+const COLORS: Record<string, [string, string]> = {
+  trace: ['\u001b[90m', '\u001b[39m'],
+  debug: ['\u001b[34m', '\u001b[39m'],
+  info: ['\u001b[32m', '\u001b[39m'],
+  warn: ['\u001b[33m', '\u001b[39m'],
+  error: ['\u001b[31m', '\u001b[39m'],
+  fatal: ['\u001b[41m', '\u001b[49m'],
+};
 
 /**
  * What surrounds a request line's parts in pino-pretty's single-line form: `INFO: ` before the
@@ -213,15 +221,13 @@ const COLORS: Record<string, number> = { trace: 90, debug: 34, info: 32, warn: 3
  * when it colours (level, cyan message, grey fields).
  */
 function levelLabels(colorize: boolean): Record<string, string> {
-  const paint = (code: number, text: string) => (colorize ? `\u001b[${code}m${text}\u001b[39m` : text);
   const labels: Record<string, string> = {
     fields: colorize ? '\u001b[39m \u001b[90m' : ' ',
     end: colorize ? '\u001b[39m' : '',
   };
-  for (const [level, code] of Object.entries(COLORS)) {
+  for (const [level, [open, close]] of Object.entries(COLORS)) {
     const label = level.toUpperCase();
-    labels[level] =
-      `${code === 41 ? (colorize ? `\u001b[41m${label}\u001b[49m` : label) : paint(code, label)}: ${colorize ? '\u001b[36m' : ''}`;
+    labels[level] = colorize ? `${open}${label}${close}: \u001b[36m` : `${label}: `;
   }
   return labels;
 }

@@ -50,14 +50,16 @@ export function payloadOf(
   if (isListPage(result)) {
     return listPayload(req, res, result, status);
   }
-  if (isVersioned(result) && req.method !== 'DELETE') {
-    const etag = etagOf(result);
-    res.setHeader('ETag', etag);
-    if ((req.method === 'GET' || req.method === 'HEAD') && listMatches(req.headers['if-none-match'], etag)) {
-      return { kind: 'empty', status: 304 };
-    }
+  if (isVersioned(result) && req.method !== 'DELETE' && tagged(req, res, etagOf(result))) {
+    return { kind: 'empty', status: 304 };
   }
   return { kind: 'whole', status, body: JSON.stringify(result), type: JSON_TYPE };
+}
+
+/** Sets a resource's `ETag`; true when the answer is then 304 (a GET or HEAD whose `If-None-Match` names it). */
+export function tagged(req: IncomingMessage, res: ServerResponse, etag: string): boolean {
+  res.setHeader('ETag', etag);
+  return (req.method === 'GET' || req.method === 'HEAD') && listMatches(req.headers['if-none-match'], etag);
 }
 
 /**

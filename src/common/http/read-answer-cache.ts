@@ -14,8 +14,7 @@ import { LRUCache } from 'lru-cache';
 
 import { type AppConfig, appConfig } from '../../config/app.config.js';
 import { DATA_VERSION, type DataVersion, keptSize } from '../resources/list-answer-cache.js';
-import { listMatches } from '../resources/versioning.js';
-import { JSON_TYPE } from './answers.js';
+import { JSON_TYPE, tagged } from './answers.js';
 
 /** A pet's answer, with its entry, is about 2 KB. */
 const CACHE_BYTES = 32 * 1024 * 1024;
@@ -29,7 +28,8 @@ interface KeptAnswer {
   /** One resource's tag; a list has none. */
   etag?: string;
   headers: [string, string][];
-  body: string | Buffer;
+  /** Encoded once, when kept. */
+  body: Buffer;
 }
 
 @Injectable()
@@ -57,19 +57,16 @@ export class ReadAnswerCache {
     if (kept === undefined || kept.version !== version) {
       return false;
     }
-    if (kept.etag !== undefined) {
-      res.setHeader('ETag', kept.etag);
-      if (listMatches(req.headers['if-none-match'], kept.etag)) {
-        res.statusCode = 304;
-        res.end();
-        return true;
-      }
+    if (kept.etag !== undefined && tagged(req, res, kept.etag)) {
+      res.statusCode = 304;
+      res.end();
+      return true;
     }
     for (const [name, value] of kept.headers) {
       res.setHeader(name, value);
     }
     res.setHeader('Content-Type', JSON_TYPE);
-    res.setHeader('Content-Length', Buffer.byteLength(kept.body));
+    res.setHeader('Content-Length', kept.body.length);
     res.end(kept.body);
     return true;
   }
@@ -81,7 +78,7 @@ export class ReadAnswerCache {
     }
     const etag = res.getHeader('ETag');
     if (typeof etag === 'string') {
-      this.kept.set(key, { version, etag, headers: [], body });
+      this.kept.set(key, { version, etag, headers: [], body: bytesOf(body) });
       return;
     }
     if (res.statusCode !== 200 || body.length === 0 || body.length > KEPT_LIST_BYTES) {
@@ -94,6 +91,8 @@ export class ReadAnswerCache {
         headers.push([name, Array.isArray(value) ? value.join(', ') : String(value)]);
       }
     }
-    this.kept.set(key, { version, headers, body });
+    this.kept.set(key, { version, headers, body: bytesOf(body) });
   }
 }
+
+const bytesOf = (body: string | Buffer): Buffer => (typeof body === 'string' ? Buffer.from(body) : body);
